@@ -1,0 +1,97 @@
+"""Input and output helpers shared by the commands: sources, ``-``, source lines, carets."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+
+from lcn import Diagnostic
+
+
+class InputError(click.ClickException):
+    """A file that cannot be read: exit status 2, like a usage error."""
+
+    exit_code = 2
+
+
+def open_source(name: str) -> bytes | Path:
+    """A source the reader can stream: a path, or stdin read whole (``-``)."""
+    if name == "-":
+        return sys.stdin.buffer.read()
+    path = Path(name)
+    if path.is_dir():
+        raise InputError(f"cannot read '{name}': it is a directory")
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as exc:
+        raise InputError(f"cannot read '{name}': {exc.strerror or exc}") from exc
+    return path
+
+
+def source_lines(source: bytes | Path, wanted: Iterable[int]) -> dict[int, str]:
+    """The text of some lines of a source (for carets), read in one streaming pass."""
+    want = set(wanted)
+    found: dict[int, str] = {}
+    if not want:
+        return found
+    last = max(want)
+    handle = source.open("rb") if isinstance(source, Path) else None
+    try:
+        lines = handle if handle is not None else iter(bytes(source).splitlines(keepends=True))
+        for number, raw in enumerate(lines, 1):  # type: ignore[arg-type]
+            if number in want:
+                text = raw[:2000].decode("utf-8", "replace").rstrip("\r\n")
+                found[number] = text.lstrip("\ufeff") if number == 1 else text
+            if number >= last:
+                break
+    finally:
+        if handle is not None:
+            handle.close()
+    return found
+
+
+def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color: bool) -> str:
+    """A compiler-style diagnostic with the source line and a caret under the bad span."""
+    head = d.format(filename)
+    if color:
+        tint = {"error": "red", "warning": "yellow"}.get(d.severity.value, "cyan")
+        head = head.replace(f"{d.severity.value}[{d.code}]",
+                            click.style(f"{d.severity.value}[{d.code}]", fg=tint, bold=True), 1)
+    if d.line is None or d.line not in lines:
+        return head
+    text = lines[d.line].replace("\t", " ")
+    gutter = f"{d.line:>5} | "
+    out = [head, gutter + text]
+    if d.column is not None:
+        width = max(1, min(d.length, max(1, len(text) - d.column + 1)))
+        caret = " " * (d.column - 1) + "^" * width
+        out.append(" " * (len(gutter) - 2) + "| " + (click.style(caret, fg="red") if color else caret))
+    return "\n".join(out)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace a file's content so that a crash leaves either the old or the new file."""
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.chmod(temp, path.stat().st_mode & 0o7777)
+        except OSError:
+            pass
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise

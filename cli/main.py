@@ -1,0 +1,285 @@
+"""``lcn``: validate, score, format and show Lost Cities records.
+
+Exit status: 0 when every game is valid (or canonical, for ``fmt --check``), 1 when a game
+is not, 2 for usage and input errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+import lcn
+from lcn.validate import GameReport, ValidationRun
+
+from .io import InputError, open_source, render_diagnostic, source_lines, write_atomically
+
+FORMATS = click.Choice(["text", "json"])
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(lcn.__version__, prog_name="lcn")
+def cli() -> None:
+    """Lost Cities Notation: validate, score, format and show game records."""
+
+
+def _display_name(name: str) -> str:
+    return "<stdin>" if name == "-" else name
+
+
+def _game_title(report: GameReport) -> str:
+    players = " vs ".join(report.players) or "no players"
+    return f"game {report.index} ({report.record.variant_name}: {players}, line {report.record.line})"
+
+
+def _dump(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True,
+              help="text for people, json for programs")
+@click.option("-q", "--quiet", is_flag=True, help="print only the problems and the summary")
+@click.option("--warnings/--no-warnings", default=True, show_default=True,
+              help="show warnings as well as errors")
+def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool) -> None:
+    """Check every game of FILES ('-' for standard input) against the rules.
+
+    Prints every problem like a compiler (file:line:column, the rule it breaks, the source
+    line and a caret) and a summary per game.
+    """
+    color = sys.stdout.isatty() and fmt == "text"
+    games_json: list[dict[str, Any]] = []
+    files_json: list[dict[str, Any]] = []
+    any_invalid = False
+    io_error = False
+    total = valid_count = 0
+    for name in files:
+        display = _display_name(name)
+        try:
+            source = open_source(name)
+        except InputError as exc:
+            io_error = True
+            click.echo(f"lcn: {exc.message}", err=True)
+            continue
+        run = ValidationRun(source)
+        reports = []
+        for report in run:
+            total += 1
+            if report.valid:
+                valid_count += 1
+            else:
+                any_invalid = True
+            if fmt == "json":
+                entry = report.to_json()
+                entry["file"] = display
+                games_json.append(entry)
+                continue
+            reports.append(report)
+            shown = [d for d in report.diagnostics if warnings or d.is_error]
+            if shown:
+                lines = source_lines(source, (d.line for d in shown if d.line))
+                for d in shown:
+                    click.echo(render_diagnostic(d, display, lines, color))
+            if not quiet or not report.valid:
+                errors = sum(1 for d in report.diagnostics if d.is_error)
+                count = len(report.diagnostics) - errors
+                verdict = click.style("valid", fg="green") if color else "valid"
+                if errors:
+                    verdict = f"{errors} error{'s' if errors != 1 else ''}"
+                    verdict = click.style(verdict, fg="red") if color else verdict
+                note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
+                click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
+        file_diags = run.file_diagnostics
+        if file_diags:
+            any_invalid = True
+        if fmt == "json":
+            files_json.append({"file": display, "diagnostics": [d.to_json() for d in file_diags]})
+        else:
+            for d in file_diags:
+                click.echo(render_diagnostic(d, display, {}, color))
+    if fmt == "json":
+        _dump({"games": games_json, "files": files_json,
+               "summary": {"games": total, "valid": valid_count, "invalid": total - valid_count}})
+    elif total != 1 or quiet:
+        click.echo(f"{total} game{'s' if total != 1 else ''}: {valid_count} valid, "
+                   f"{total - valid_count} invalid")
+    if io_error:
+        sys.exit(2)
+    sys.exit(1 if any_invalid else 0)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def score(files: tuple[str, ...], fmt: str) -> None:
+    """Score every game of FILES: each player's expeditions, totals and match totals."""
+    games_json: list[dict[str, Any]] = []
+    any_invalid = io_error = False
+    for name in files:
+        display = _display_name(name)
+        try:
+            source = open_source(name)
+        except InputError as exc:
+            io_error = True
+            click.echo(f"lcn: {exc.message}", err=True)
+            continue
+        for report in ValidationRun(source):
+            any_invalid |= not report.valid
+            players = report.players
+            score_ = report.score
+            if fmt == "json":
+                entry: dict[str, Any] = {
+                    "index": report.index, "file": display, "players": players,
+                    "scores": score_.totals if score_ else None,
+                    "expeditions": score_.breakdown if score_ else None,
+                    "details": score_.details if score_ else None,
+                    "valid": report.valid, "over": report.over,
+                    "variant": report.record.variant_name,
+                }
+                if "match" in report.extra:
+                    entry["match"] = report.extra["match"]
+                games_json.append(entry)
+                continue
+            click.echo(f"{display}: {_game_title(report)}")
+            if score_ is None:
+                click.echo("  cannot be scored: " + "; ".join(
+                    d.message for d in report.diagnostics if d.is_error))
+                continue
+            parts = list(score_.breakdown[0]) if score_.breakdown else []
+            width = max((len(p) for p in players), default=6) + 2
+            click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts) + f"{'total':>8}")
+            for seat, player in enumerate(players):
+                row = "".join(f"{score_.breakdown[seat][p]:>6}" for p in parts)
+                click.echo(f"  {player:<{width}}{row}{score_.totals[seat]:>8}")
+            status = []
+            if not report.over:
+                status.append("game not over: scores as the record stands")
+            if not report.valid:
+                status.append("the record has errors (lcn validate shows them)")
+            for note in status:
+                click.echo(f"  note: {note}")
+            if "match" in report.extra:
+                match = report.extra["match"]
+                totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
+                click.echo(f"  match \"{match['name']}\" after game {match['game']}: {totals}")
+            click.echo("")
+    if fmt == "json":
+        _dump({"games": games_json})
+    if io_error:
+        sys.exit(2)
+    sys.exit(1 if any_invalid else 0)
+
+
+@cli.command("fmt")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--check", is_flag=True, help="exit 1 if a file is not in canonical form")
+@click.option("--write", "write_", is_flag=True, help="rewrite the files in place (atomically)")
+def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
+    """Write FILES in canonical form (to standard output unless --check or --write).
+
+    A file whose text cannot be read completely (a malformed tag line, a bad encoding) is
+    never rewritten: fix what `lcn validate` reports first.
+    """
+    if check and write_:
+        raise click.UsageError("--check and --write exclude each other")
+    unformatted = []
+    status = 0
+    for name in files:
+        display = _display_name(name)
+        try:
+            source = open_source(name)
+        except InputError as exc:
+            click.echo(f"lcn: {exc.message}", err=True)
+            status = 2
+            continue
+        reader = lcn.Reader(source)
+        records = list(reader)
+        syntax = [d for r in records for d in r.diagnostics if d.is_error]
+        syntax += reader.file_diagnostics
+        if syntax:
+            lines = source_lines(source, (d.line for d in syntax if d.line))
+            for d in syntax:
+                click.echo(render_diagnostic(d, display, lines, False), err=True)
+            click.echo(f"lcn: {display}: not formatted: the file cannot be read completely", err=True)
+            status = max(status, 1)
+            continue
+        text = lcn.write_games(records) or ""
+        if check or write_:
+            original = source.read_bytes() if isinstance(source, Path) else source
+            if original != text.encode("utf-8"):
+                if check:
+                    unformatted.append(display)
+                    click.echo(f"{display}: not in canonical form", err=True)
+                elif isinstance(source, Path):
+                    write_atomically(source, text)
+                    click.echo(f"{display}: reformatted", err=True)
+                else:
+                    sys.stdout.write(text)
+            elif write_ and not isinstance(source, Path):
+                sys.stdout.write(text)
+        else:
+            sys.stdout.write(text)
+    if unformatted:
+        status = max(status, 1)
+    sys.exit(status)
+
+
+@cli.command()
+@click.argument("file")
+@click.option("--game", "game_no", type=click.IntRange(min=1), default=1, show_default=True,
+              help="which game of the file")
+@click.option("--turn", type=click.IntRange(min=0), default=None,
+              help="show the position after this turn (0: the deal); default: the last")
+@click.option("--view", type=click.Choice(["all", "1", "2", "3", "4", "5", "none"]), default="all",
+              show_default=True, help="whose hand to show")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None:
+    """Show the position of a game after a turn: the table, hands when known, the scores."""
+    source = open_source(file)
+    record = None
+    for index, candidate in enumerate(lcn.Reader(source), 1):
+        if index == game_no:
+            record = candidate
+            break
+    if record is None:
+        raise InputError(f"{_display_name(file)} has no game {game_no}")
+    variant = lcn.find_variant(record.variant_name)
+    if variant is None:
+        raise click.ClickException(f"unknown variant \"{record.tags.get('Variant')}\"")
+    count = len(record.turns)
+    if turn is not None and turn > count:
+        raise click.BadParameter(f"the game has {count} turns", param_hint="--turn")
+    upto = count if turn is None else turn
+    shortened = lcn.GameRecord(tags=record.tags, turns=record.turns[:upto],
+                               termination="*", line=record.line)
+    report = lcn.validate_record(shortened)
+    errors = [d for d in report.diagnostics if d.is_error and d.code != "missing-termination"]
+    if report.state is None or not report.complete:
+        raise click.ClickException("; ".join(d.message for d in errors) or "cannot replay")
+    names = report.players
+    if fmt == "json":
+        data = variant.snapshot(report.state)
+        data["players"] = names
+        data["errors"] = [d.to_json() for d in errors]
+        _dump(data)
+    else:
+        seat = None if view == "all" else (-1 if view == "none" else int(view) - 1)
+        click.echo(variant.render_text(report.state, names, view=seat), nl=False)
+        for d in errors:
+            click.echo(f"note: {d.format(_display_name(file))}")
+    sys.exit(1 if errors else 0)
+
+
+def main() -> None:
+    """Entry point of the ``lcn`` command."""
+    cli()
+
+
+if __name__ == "__main__":
+    main()

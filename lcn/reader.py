@@ -1,0 +1,546 @@
+"""The LCN reader: a lenient, streaming reader that reports every problem with its place.
+
+Files are read line by line, so a file of any size streams in constant memory; a game is
+only built once its lines are read. Problems never stop the reader: each becomes a
+diagnostic on the game it belongs to, and the next game starts clean (``strict=True``
+raises on the first error instead).
+
+Lines are lexed with one compiled regular expression; a game's movetext is grouped into
+turns by the turn unit its variant declares (one word per turn, or a numbered turn spanning
+several words), which is the only thing the reader needs to know about a variant.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Iterator
+from typing import IO, Union
+
+from .diagnostics import Diagnostic, LCNError, Severity
+from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
+
+Source = Union[str, bytes, os.PathLike, IO[bytes], IO[str]]
+
+#: Longest line read as text; a longer one is reported and skipped (bounded memory).
+MAX_LINE = 1 << 20
+#: Longest comment kept; the rest is reported and dropped.
+MAX_COMMENT = 1 << 20
+#: Most turns kept in one game (hostile files with no termination stay bounded).
+MAX_TURNS = 100_000
+
+_TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}))")
+_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\][ \t]*$')
+_TAG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]*")
+_RESULT = re.compile(r"-?\d+(?::-?\d+)+")
+_NUMBER = re.compile(r"(\d+)(\.+)")
+_ESCAPE = re.compile(r"\\(.)")
+
+RESULT_PATTERN = _RESULT
+
+
+def _diag(code: str, message: str, line: int, column: int | None = None, *, rule: str,
+          severity: Severity = Severity.ERROR, length: int = 1) -> Diagnostic:
+    return Diagnostic(code=code, message=message, severity=severity, line=line, column=column,
+                      rule=rule, length=length)
+
+
+class _Lines:
+    """Numbered text lines from any source, reporting encoding and line-ending problems."""
+
+    def __init__(self, source: Source) -> None:
+        self.pending: list[Diagnostic] = []
+        self._close: IO[bytes] | None = None
+        self._crlf_reported = False
+        if isinstance(source, str):
+            self._text: io.StringIO | None = io.StringIO(source)
+            self._binary: IO[bytes] | None = None
+        elif isinstance(source, bytes):
+            self._text, self._binary = None, io.BytesIO(source)
+        elif isinstance(source, os.PathLike):
+            self._text = None
+            self._binary = self._close = open(source, "rb")  # noqa: SIM115 - closed in __iter__
+        elif isinstance(source, io.TextIOBase):
+            self._text, self._binary = source, None  # type: ignore[assignment]
+        else:
+            self._text, self._binary = None, source  # type: ignore[assignment]
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        try:
+            yield from (self._iter_text() if self._text is not None else self._iter_binary())
+        finally:
+            if self._close is not None:
+                self._close.close()
+
+    def _ending(self, number: int, line: str) -> str:
+        if line.endswith("\r"):
+            line = line[:-1]
+            if not self._crlf_reported:
+                self._crlf_reported = True
+                self.pending.append(_diag(
+                    "crlf", "Windows line ending (CR LF); read as LF, and `lcn fmt` writes LF",
+                    number, len(line) + 1, rule="LCN-ENCODING", severity=Severity.WARNING))
+        return line
+
+    def _iter_text(self) -> Iterator[tuple[int, str]]:
+        assert self._text is not None
+        number = 0
+        while True:
+            line = self._text.readline(MAX_LINE + 1)
+            if not line:
+                return
+            number += 1
+            if number == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+                self.pending.append(_diag("bom", "byte order mark at the start of the file; ignored",
+                                          1, 1, rule="LCN-ENCODING", severity=Severity.WARNING))
+            if len(line) > MAX_LINE and not line.endswith("\n"):
+                self._too_long(number)
+                while True:
+                    rest = self._text.readline(MAX_LINE)
+                    if not rest or rest.endswith("\n"):
+                        break
+                yield number, ""
+                continue
+            yield number, self._ending(number, line.rstrip("\n"))
+
+    def _too_long(self, number: int) -> None:
+        self.pending.append(_diag(
+            "line-too-long", f"line longer than {MAX_LINE} characters; its content is skipped",
+            number, MAX_LINE + 1, rule="LCN-FILE"))
+
+    def _iter_binary(self) -> Iterator[tuple[int, str]]:
+        assert self._binary is not None
+        readline = self._binary.readline
+        number = 0
+        while True:
+            raw = readline(MAX_LINE + 1)
+            if not raw:
+                return
+            number += 1
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+                self.pending.append(_diag("bom", "byte order mark at the start of the file; ignored",
+                                          1, 1, rule="LCN-ENCODING", severity=Severity.WARNING))
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                self._too_long(number)
+                while True:
+                    rest = readline(MAX_LINE)
+                    if not rest or rest.endswith(b"\n"):
+                        break
+                yield number, ""
+                continue
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+                self.pending.append(_diag(
+                    "encoding",
+                    f"invalid UTF-8 byte 0x{raw[exc.start]:02x}: LCN files are UTF-8 "
+                    "(convert with e.g. `iconv -f latin1 -t utf-8`)",
+                    number, column, rule="LCN-ENCODING"))
+                line = raw.decode("utf-8", "replace")
+            yield number, self._ending(number, line.rstrip("\n"))
+
+
+class _Builder:
+    """Builds one GameRecord from lexed tokens, grouping words into turns."""
+
+    def __init__(self, line: int) -> None:
+        self.game = GameRecord(line=line)
+        self.numbered = False
+        self.turn: Turn | None = None
+        self.pending_number: tuple[int, int, int, int] | None = None
+        self.overflow = False
+
+    def start_movetext(self) -> None:
+        from .variants import find_variant
+
+        variant = find_variant(self.game.variant_name)
+        self.numbered = variant is not None and variant.turn_unit == "numbered"
+
+    def diag(self, d: Diagnostic) -> None:
+        self.game.diagnostics.append(d)
+
+    def _new_turn(self, text: str, line: int, column: int) -> Turn | None:
+        if len(self.game.turns) >= MAX_TURNS:
+            if not self.overflow:
+                self.overflow = True
+                self.diag(_diag("game-too-long", f"more than {MAX_TURNS} turns in one game; the rest "
+                                "is skipped", line, column, rule="LCN-FILE"))
+            return None
+        turn = Turn(text, line, column)
+        if self.pending_number is not None:
+            turn.number, turn.number_dots = self.pending_number[0], self.pending_number[1]
+            self.pending_number = None
+        self.game.turns.append(turn)
+        return turn
+
+    def number(self, value: int, dots: int, line: int, column: int) -> None:
+        if self.pending_number is not None:
+            self.diag(_diag("move-number", "two move numbers in a row", line, column,
+                            rule="LCN-MOVE-NUMBER"))
+        if self.numbered:
+            self.pending_number = (value, dots, line, column)
+            self.turn = self._new_turn("", line, column)
+        else:
+            self.pending_number = (value, dots, line, column)
+
+    def word(self, text: str, line: int, column: int) -> None:
+        if self.numbered:
+            turn = self.turn
+            if turn is None:
+                self.diag(_diag("move-number", "a turn must start with its move number (`N.`)",
+                                line, column, rule="LCN-MOVE-NUMBER", length=len(text)))
+                turn = self.turn = self._new_turn("", line, column)
+                if turn is None:
+                    return
+            if turn.text:
+                turn.parts.append((len(turn.text) + 1, line, column))
+                turn.text += " " + text
+            else:
+                turn.text, turn.line, turn.column = text, line, column
+                turn.parts.append((0, line, column))
+        else:
+            self.turn = self._new_turn(text, line, column)
+
+    def glyph(self, glyph: str, line: int, column: int) -> None:
+        target = self.turn
+        if target is None:
+            self.diag(_diag("glyph", f"glyph {glyph!r} before any turn", line, column,
+                            rule="LCN-GLYPH", length=len(glyph)))
+            return
+        target.glyphs.append(glyph)
+
+    def comment(self, text: str) -> None:
+        if self.game.termination is not None:
+            self.game.closing_comments.append(text)
+        elif self.turn is None:
+            self.game.intro_comments.append(text)
+        else:
+            self.turn.comments.append(text)
+
+    def finish(self) -> GameRecord:
+        if self.pending_number is not None and not self.numbered:
+            value, _dots, line, column = self.pending_number
+            self.diag(_diag("move-number", f"move number {value}. is not followed by a turn",
+                            line, column, rule="LCN-MOVE-NUMBER"))
+        return self.game
+
+
+def _parse_tag(builder: _Builder, line: str, number: int) -> None:
+    stripped = line.strip()
+    match = _TAG.match(stripped)
+    offset = len(line) - len(line.lstrip())
+    tags = builder.game.tags
+    if match:
+        name, raw = match.group(1), match.group(2)
+        value = raw
+        if "\\" in raw:
+            bad = next((m for m in _ESCAPE.finditer(raw) if m.group(1) not in '"\\'), None)
+            if bad is not None:
+                builder.diag(_diag("tag-syntax", f"unknown escape `\\{bad.group(1)}` in tag value: "
+                                   'only \\" and \\\\ are escapes', number,
+                                   offset + match.start(2) + bad.start() + 1, rule="LCN-TAG"))
+            value = _ESCAPE.sub(lambda m: m.group(1), raw)
+        if name in tags:
+            builder.diag(_diag("duplicate-tag", f"tag {name} appears twice; the first value is kept",
+                               number, offset + 2, rule="LCN-TAG", length=len(name)))
+            return
+        tags[name] = value
+        tags.lines[name] = number
+        return
+    # Say precisely what is wrong with the tag line.
+    body = stripped[1:]
+    name_match = _TAG_NAME.match(body.lstrip())
+    lead = len(body) - len(body.lstrip())
+    if name_match is None:
+        builder.diag(_diag("tag-syntax", "expected a tag name after `[` (letters, digits, `_`)",
+                           number, offset + 2 + lead, rule="LCN-TAG"))
+        return
+    rest_at = lead + name_match.end()
+    rest = body[rest_at:]
+    quote = rest.find('"')
+    if quote < 0 or rest[:quote].strip():
+        builder.diag(_diag("tag-syntax", f'expected `"` to open the value of tag {name_match.group(0)}',
+                           number, offset + 2 + rest_at + len(rest) - len(rest.lstrip()),
+                           rule="LCN-TAG"))
+        return
+    i = quote + 1
+    while i < len(rest):
+        if rest[i] == "\\":
+            i += 2
+            continue
+        if rest[i] == '"':
+            break
+        i += 1
+    else:
+        builder.diag(_diag("unterminated-string", f"unterminated string in tag {name_match.group(0)}: "
+                           'expected a closing `"`', number, offset + 2 + rest_at + quote,
+                           rule="LCN-TAG"))
+        return
+    builder.diag(_diag("tag-syntax", 'expected `]` to close the tag line after its value',
+                       number, offset + 2 + rest_at + i + 1, rule="LCN-TAG"))
+
+
+class Reader:
+    """Streams games from one source. Iterate it, or use :func:`read_games`."""
+
+    def __init__(self, source: Source, *, strict: bool = False) -> None:
+        self.source = source
+        self.strict = strict
+        #: Diagnostics about the file rather than a game (an empty file).
+        self.file_diagnostics: list[Diagnostic] = []
+
+    def __iter__(self) -> Iterator[GameRecord]:
+        for game in self._games():
+            if self.strict:
+                for d in game.diagnostics:
+                    if d.is_error:
+                        raise LCNError(d)
+            yield game
+
+    def _games(self) -> Iterator[GameRecord]:  # noqa: C901 - one state machine, kept in one place
+        lines = _Lines(self.source)
+        pending = lines.pending
+        builder: _Builder | None = None
+        state = "between"  # between | tags | movetext | after
+        comment: list[str] | None = None
+        comment_at = (0, 0)
+        comment_size = 0
+        last_line = 0
+        seen_any = False
+
+        def flush_pending() -> None:
+            if pending and builder is not None:
+                builder.game.diagnostics.extend(pending)
+                pending.clear()
+
+        for number, line in lines:
+            last_line = number
+            if comment is not None:
+                assert builder is not None
+                end = line.find("}")
+                if end < 0:
+                    comment_size += len(line) + 1
+                    if comment_size <= MAX_COMMENT:
+                        comment.append(line)
+                    continue
+                comment.append(line[:end])
+                builder.comment("\n".join(comment).strip())
+                comment = None
+                flush_pending()
+                start = end + 1
+            else:
+                start = 0
+                head = line.lstrip()
+                if not head:
+                    if state == "tags":
+                        state = "movetext"
+                        assert builder is not None
+                        builder.start_movetext()
+                    flush_pending()
+                    continue
+                if head[0] == "[":
+                    if builder is not None and state == "movetext":
+                        if builder.game.termination is None:
+                            builder.diag(_diag(
+                                "missing-termination",
+                                "game has no termination (the final scores or `*`) before the next "
+                                "tag section", number, 1, rule="LCN-TERMINATION"))
+                    if builder is not None and state != "tags":
+                        yield builder.finish()
+                        builder = None
+                    if builder is None:
+                        builder = _Builder(number)
+                        seen_any = True
+                    state = "tags"
+                    flush_pending()
+                    _parse_tag(builder, line, number)
+                    continue
+                if head[0] == "%" and line[0] == "%" and state in ("between", "after"):
+                    continue  # escape line, as in PGN
+                if state == "between":
+                    builder = _Builder(number)
+                    seen_any = True
+                    builder.start_movetext()
+                    state = "movetext"
+                    builder.diag(_diag("no-tags", "game without a tag section; the classic variant "
+                                       "is assumed", number, len(line) - len(head) + 1,
+                                       rule="LCN-FILE", severity=Severity.WARNING))
+                elif state == "tags":
+                    assert builder is not None
+                    builder.diag(_diag("missing-blank-line", "expected a blank line between the tag "
+                                       "section and the movetext", number, 1, rule="LCN-FILE",
+                                       severity=Severity.WARNING))
+                    state = "movetext"
+                    builder.start_movetext()
+                elif state == "after":
+                    assert builder is not None
+                    if not (head.startswith("{") or head.startswith(";")):
+                        # New movetext after a finished game: a new game without tags.
+                        yield builder.finish()
+                        builder = _Builder(number)
+                        builder.start_movetext()
+                        state = "movetext"
+                        builder.diag(_diag("no-tags", "game without a tag section; the classic "
+                                           "variant is assumed", number, len(line) - len(head) + 1,
+                                           rule="LCN-FILE", severity=Severity.WARNING))
+            assert builder is not None
+            flush_pending()
+            if builder.game.movetext_line is None:
+                builder.game.movetext_line = number
+            comment_state = self._lex(builder, line, number, start)
+            if comment_state is not None:
+                comment, comment_at = [comment_state[0]], comment_state[1]
+                comment_size = len(comment_state[0])
+            if builder.game.termination is not None:
+                state = "after"
+
+        if comment is not None and builder is not None:
+            builder.diag(_diag("unterminated-comment", "comment opened here is never closed: "
+                               "expected `}`", comment_at[0], comment_at[1], rule="LCN-COMMENT"))
+            builder.comment("\n".join(comment).strip())
+        if builder is not None:
+            flush_pending()
+            if builder.game.termination is None and not builder.game.has_errors:
+                builder.diag(_diag("missing-termination", "game has no termination: expected the "
+                                   "final scores or `*` at the end of the movetext",
+                                   last_line, None, rule="LCN-TERMINATION"))
+            elif builder.game.termination is None:
+                builder.diag(_diag("missing-termination", "game has no termination (the final "
+                                   "scores or `*`)", last_line, None, rule="LCN-TERMINATION"))
+            yield builder.finish()
+        if not seen_any:
+            d = _diag("empty-file", "no game found: the input is empty or holds only blank lines",
+                      max(last_line, 1), None, rule="LCN-FILE")
+            self.file_diagnostics.extend(pending)
+            self.file_diagnostics.append(d)
+            if self.strict:
+                raise LCNError(d)
+
+    def _lex(self, builder: _Builder, line: str, number: int,
+             pos: int) -> tuple[str, tuple[int, int]] | None:
+        """Lex one movetext line from ``pos``; return an open comment's start if one is left open."""
+        game = builder.game
+        match = _TOKEN.match
+        length = len(line)
+        while pos < length:
+            m = match(line, pos)
+            if m is None:  # only trailing whitespace is left
+                break
+            pos = m.end()
+            word = m.group(1)
+            if word is not None:
+                column = m.start(1) + 1
+                if game.termination is not None:
+                    builder.diag(_diag("after-termination", f"`{word}` after the termination "
+                                       f"`{game.termination}`: the game ended there", number, column,
+                                       rule="LCN-TERMINATION", length=len(word)))
+                    continue
+                self._word(builder, word, number, column)
+                continue
+            if m.group(2) is not None:
+                start = m.start(2)
+                end = line.find("}", pos)
+                if end < 0:
+                    return line[pos:], (number, start + 1)
+                builder.comment(line[pos:end].strip())
+                pos = end + 1
+                continue
+            if m.group(3) is not None:
+                builder.comment(line[pos:].strip())
+                break
+            builder.diag(_diag("comment-syntax", "`}` without an opening `{`", number, m.start(4) + 1,
+                               rule="LCN-COMMENT"))
+        return None
+
+    def _word(self, builder: _Builder, word: str, number: int, column: int) -> None:
+        first = word[0]
+        if first == "*" and word == "*":
+            self._terminate(builder, word, number, column)
+            return
+        if first == "$":
+            if word[1:].isdigit() and int(word[1:]) <= 255:
+                builder.glyph(word, number, column)
+            else:
+                builder.diag(_diag("glyph", f"bad numeric annotation `{word}`: expected `$0`..`$255`",
+                                   number, column, rule="LCN-GLYPH", length=len(word)))
+            return
+        if first.isdigit() or first == "-":
+            if _RESULT.fullmatch(word):
+                self._terminate(builder, word, number, column)
+                return
+            m = _NUMBER.match(word)
+            if m:
+                builder.number(int(m.group(1)), len(m.group(2)), number, column)
+                word = word[m.end():]
+                if not word:
+                    return
+                column += m.end()
+        if word[-1] in "!?":
+            cut = len(word.rstrip("!?"))
+            glyph = word[cut:]
+            word = word[:cut]
+            if word:
+                builder.word(word, number, column)
+            if glyph in SUFFIX_GLYPHS:
+                builder.glyph(glyph, number, column + cut)
+            else:
+                builder.diag(_diag("glyph", f"unknown glyph `{glyph}`: expected one of "
+                                   "! ? !! ?? !? ?! or $N", number, column + cut, rule="LCN-GLYPH",
+                                   length=len(glyph)))
+            return
+        builder.word(word, number, column)
+
+    def _terminate(self, builder: _Builder, word: str, number: int, column: int) -> None:
+        game = builder.game
+        game.termination = word
+        game.termination_line, game.termination_column = number, column
+        builder.turn = None if builder.numbered else builder.turn
+
+
+def read_games(source: Source, *, strict: bool = False) -> Iterator[GameRecord]:
+    """Stream the games of a file, path, file object, bytes or string, one at a time.
+
+    >>> games = list(read_games('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nYw/d *\\n'))
+    >>> games[0].turns[0].text
+    'Yw/d'
+    """
+    return iter(Reader(source, strict=strict))
+
+
+def read_game(source: Source, *, strict: bool = False) -> GameRecord | None:
+    """The first game of a source, or None when it holds no game."""
+    return next(iter(Reader(source, strict=strict)), None)
+
+
+def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
+    """Stream only the tag sections: (tags, line of the game). Movetext is skipped unlexed.
+
+    This is the fast path for indexing and filtering big files: only brace comments are
+    tracked in the movetext, so a ``[`` inside a comment does not start a game.
+    """
+    builder: _Builder | None = None
+    in_comment = False
+    in_tags = False
+    for number, line in _Lines(source):
+        if in_comment:
+            if "}" in line:
+                in_comment = line.rfind("{") > line.rfind("}")
+            continue
+        if line[:1] == "[" or (line and line.lstrip()[:1] == "["):
+            if not in_tags:
+                if builder is not None:
+                    yield builder.game.tags, builder.game.line
+                builder = _Builder(number)
+                in_tags = True
+            _parse_tag(builder, line, number)
+            continue
+        in_tags = False
+        if "{" in line:
+            text = line.split(";", 1)[0] if ";" in line and line.find(";") < line.find("{") else line
+            in_comment = text.rfind("{") > text.rfind("}")
+    if builder is not None:
+        yield builder.game.tags, builder.game.line

@@ -1,0 +1,247 @@
+"""The validator: runs a record through its variant's engine and reports every problem.
+
+This is the generic driver: it checks what is the same for every game (move numbers, turns
+after the end, the termination against the computed scores) and leaves the rules to the
+variant. Problems become diagnostics placed at the exact line and column of the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Diagnostic, Severity
+from .model import GameRecord
+from .reader import RESULT_PATTERN, Reader, Source
+from .variants import MoveSyntaxError, Problem, Score, Variant, find_variant, variant_names
+
+
+@dataclass
+class GameReport:
+    """What the validator found in one game: its diagnostics, final state and scores."""
+
+    index: int
+    record: GameRecord
+    variant: Variant | None
+    diagnostics: list[Diagnostic]
+    state: Any = None
+    score: Score | None = None
+    over: bool = False
+    #: Whether every turn could be applied (no unreadable turn stopped the rule checks).
+    complete: bool = True
+    #: JSON snapshots of the state before the first turn and after each turn (on request).
+    snapshots: list[dict[str, Any]] | None = None
+    #: Scores after each turn (on request), totals in seat order.
+    running: list[list[int]] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+    @property
+    def players(self) -> list[str]:
+        if self.variant is None:
+            return self.record.players()
+        return self.variant.players(self.record, self.state)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fixed shape of ``lcn validate --format json`` for one game (more keys follow)."""
+        return {
+            "index": self.index,
+            "valid": self.valid,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "variant": self.record.variant_name,
+            "players": self.players,
+            "turns": len(self.record.turns),
+            "line": self.record.line,
+            "over": self.over,
+            "scores": self.score.totals if self.score is not None and self.complete else None,
+        }
+
+
+def _tag_diagnostic(record: GameRecord, problem: Problem) -> Diagnostic:
+    line = record.tags.lines.get(problem.tag or "", record.line)
+    return Diagnostic(problem.code, problem.message, problem.severity, line, 1 if line else None,
+                      None, problem.rule)
+
+
+def _turn_diagnostic(turn_no: int, turn: Any, problem: Problem | MoveSyntaxError,
+                     severity: Severity = Severity.ERROR) -> Diagnostic:
+    line, column = turn.position_of(problem.offset)
+    return Diagnostic(problem.code, problem.message,
+                      getattr(problem, "severity", severity), line, column, turn_no,
+                      problem.rule, max(problem.length, 1))
+
+
+def parse_termination(text: str) -> list[int] | None:
+    """The scores of a termination (``57:-12`` → [57, -12]); None for ``*``."""
+    if text == "*" or not RESULT_PATTERN.fullmatch(text):
+        return None
+    return [int(part) for part in text.split(":")]
+
+
+def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | None = None,
+                    keep_snapshots: bool = False, keep_running: bool = False) -> GameReport:
+    """Validate one game; the record is left as read.
+
+    >>> from lcn import read_game
+    >>> report = validate_record(read_game('[Player1 "A"]\\n[Player2 "B"]\\n\\nR5/d R4/d *\\n'))
+    >>> report.valid
+    True
+    """
+    diagnostics = list(record.diagnostics)
+    if variant is None:
+        variant = find_variant(record.variant_name)
+    report = GameReport(index, record, variant, diagnostics)
+    if variant is None:
+        line = record.tags.lines.get("Variant", record.line)
+        diagnostics.append(Diagnostic(
+            "unknown-variant", f"unknown variant \"{record.tags.get('Variant')}\": expected one of "
+            f"{', '.join(variant_names())}", Severity.ERROR, line, 1, None, "LCN-TAG"))
+        report.complete = False
+        return report
+
+    state, problems = variant.setup(record)
+    diagnostics.extend(_tag_diagnostic(record, p) for p in problems)
+    snapshots = [variant.snapshot(state)] if keep_snapshots else None
+    running = [variant.score(state).totals] if keep_running else None
+
+    applying = True
+    over_reported = False
+    parse = variant.parse_move
+    apply = variant.apply
+    is_over = variant.is_over
+    for i, turn in enumerate(record.turns):
+        turn_no = i + 1
+        if turn.number is not None and applying:
+            expected, plain = variant.move_number(state, i)
+            problem = None
+            if turn.number != expected:
+                problem = f"move number {turn.number} where {expected} was expected"
+            elif variant.turn_unit == "word" and (turn.number_dots >= 3) == plain:
+                want = f"{expected}." if plain else f"{expected}... (or no number)"
+                problem = f"move number with {turn.number_dots} dot(s) here: expected {want}"
+            if problem is not None:
+                diagnostics.append(Diagnostic("move-number", problem, Severity.ERROR, turn.line,
+                                              turn.column, turn_no, "LCN-MOVE-NUMBER"))
+        if not turn.text:
+            diagnostics.append(Diagnostic("move-syntax", "empty turn: expected a move after the "
+                                          "move number", Severity.ERROR, turn.line, turn.column,
+                                          turn_no, "LCN-MOVE"))
+            applying = False
+            continue
+        try:
+            move = parse(state, turn.text)
+        except MoveSyntaxError as exc:
+            diagnostics.append(_turn_diagnostic(turn_no, turn, exc))
+            if applying:
+                applying = False
+            continue
+        if not applying:
+            continue
+        if is_over(state):
+            if not over_reported:
+                over_reported = True
+                extra = len(record.turns) - i
+                diagnostics.append(Diagnostic(
+                    "after-game-end", f"the game ended at turn {i} ({variant.end_reason(state)}); "
+                    f"this turn{' and the ' + str(extra - 1) + ' after it' if extra > 1 else ''} "
+                    "cannot be played", Severity.ERROR, turn.line, turn.column, turn_no,
+                    variant.rule_game_over, len(turn.text)))
+            continue
+        for problem in apply(state, move):
+            diagnostics.append(_turn_diagnostic(turn_no, turn, problem))
+        if snapshots is not None:
+            snapshots.append(variant.snapshot(state))
+        if running is not None:
+            running.append(variant.score(state).totals)
+
+    report.state = state
+    report.complete = applying
+    report.snapshots = snapshots
+    report.running = running
+    report.over = applying and is_over(state)
+    report.score = variant.score(state)
+    if applying:
+        for problem in variant.end_problems(state, record):
+            diagnostics.append(_tag_diagnostic(record, problem))
+    _check_termination(report, variant)
+    return report
+
+
+def _check_termination(report: GameReport, variant: Variant) -> None:
+    record = report.record
+    diagnostics = report.diagnostics
+    text = record.termination
+    if text is None:
+        return
+    line, column = record.termination_line, record.termination_column
+    tag = record.tags.get("Result")
+    if tag is not None and tag.strip() != text:
+        diagnostics.append(Diagnostic(
+            "result-tag-mismatch", f"the Result tag says \"{tag}\" but the movetext ends with "
+            f"`{text}`", Severity.ERROR, record.tags.lines.get("Result", line), 1, None,
+            "LCN-TERMINATION"))
+    scores = parse_termination(text)
+    if scores is None:
+        return
+    players = report.players
+    if len(scores) != len(players):
+        diagnostics.append(Diagnostic(
+            "result-syntax", f"`{text}` gives {len(scores)} scores for {len(players)} players",
+            Severity.ERROR, line, column, None, "LCN-TERMINATION", len(text)))
+        return
+    if not report.complete:
+        return
+    if not report.over:
+        diagnostics.append(Diagnostic(
+            "game-unfinished", f"the record ends before the game does "
+            f"({variant.progress(report.state)}): end an unfinished record with `*`",
+            Severity.ERROR, line, column, None, variant.rule_result, len(text)))
+        return
+    assert report.score is not None
+    if scores != report.score.totals:
+        computed = ":".join(str(t) for t in report.score.totals)
+        diagnostics.append(Diagnostic(
+            "result-mismatch", f"the final scores are {computed}, not {text}", Severity.ERROR,
+            line, column, None, variant.rule_result, len(text)))
+
+
+def validate_games(records: Iterable[GameRecord], **options: Any) -> Iterator[GameReport]:
+    """Validate games in order, adding the checks that span games (matches)."""
+    trackers: dict[str, Any] = {}
+    for index, record in enumerate(records, 1):
+        report = validate_record(record, index, **options)
+        if report.variant is not None:
+            tracker = trackers.get(report.variant.name)
+            if tracker is None:
+                tracker = trackers[report.variant.name] = report.variant.match_tracker()
+            if tracker is not None:
+                tracker.add(report)
+        yield report
+
+
+def validate(source: Source, **options: Any) -> Iterator[GameReport]:
+    """Read and validate every game of a source, streaming.
+
+    File-level problems (an empty file) are on the reader: use :class:`ValidationRun` to get
+    them too.
+    """
+    return validate_games(Reader(source), **options)
+
+
+class ValidationRun:
+    """Validates a whole source and keeps the file-level diagnostics beside the games."""
+
+    def __init__(self, source: Source, **options: Any) -> None:
+        self.reader = Reader(source)
+        self.options = options
+
+    def __iter__(self) -> Iterator[GameReport]:
+        return validate_games(self.reader, **self.options)
+
+    @property
+    def file_diagnostics(self) -> list[Diagnostic]:
+        return self.reader.file_diagnostics

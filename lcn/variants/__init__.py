@@ -1,0 +1,61 @@
+"""The registry of variants: the Variant tag's value maps to one engine.
+
+Third-party engines can register through the ``lcn.variants`` entry point group; the
+built-in ones are registered here.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from .base import MoveSyntaxError, Problem, Score, Variant
+
+_REGISTRY: dict[str, Variant] = {}
+_LOADED = False
+
+
+def register_variant(variant: Variant) -> None:
+    """Make a variant available under its ``name``."""
+    _REGISTRY[variant.name] = variant
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    from .classic import ClassicVariant
+
+    register_variant(ClassicVariant())
+    for optional in ("rivals", "rollwrite"):
+        try:
+            module = __import__(f"lcn.variants.{optional}", fromlist=["VARIANT"])
+        except ModuleNotFoundError as exc:
+            if exc.name != f"lcn.variants.{optional}":
+                raise
+            continue
+        register_variant(module.VARIANT)
+    try:
+        entry_points = metadata.entry_points(group="lcn.variants")
+    except Exception:  # noqa: BLE001 - a broken third-party install must not break LCN
+        entry_points = ()
+    for entry in entry_points:
+        try:
+            register_variant(entry.load())
+        except Exception:  # noqa: BLE001,S112
+            continue
+
+
+def find_variant(name: str) -> Variant | None:
+    """The variant registered under ``name`` (lower case), or None."""
+    _load()
+    return _REGISTRY.get(name)
+
+
+def variant_names() -> list[str]:
+    _load()
+    return sorted(_REGISTRY)
+
+
+__all__ = ["MoveSyntaxError", "Problem", "Score", "Variant", "find_variant", "register_variant",
+           "variant_names"]

@@ -1,0 +1,160 @@
+"""The one small interface every game plugs into: state, moves, apply, score.
+
+The reader, the writer, the validator, the CLI and the site only talk to a variant through
+this class, so adding a game means adding one module and registering it; nothing in the
+parser core or the site's views changes.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from ..diagnostics import Severity
+
+if TYPE_CHECKING:
+    from ..model import GameRecord
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+@dataclass(slots=True)
+class Problem:
+    """A rule broken by a turn or by the setup, before it is given a place in the file.
+
+    ``offset``/``length`` locate the bad part inside the turn's text; ``tag`` names the tag
+    a setup problem is about.
+    """
+
+    code: str
+    rule: str
+    message: str
+    severity: Severity = Severity.ERROR
+    offset: int = 0
+    length: int = 0
+    tag: str | None = None
+
+
+class MoveSyntaxError(ValueError):
+    """A turn's text is not a move of the variant; ``offset`` is where it goes wrong."""
+
+    def __init__(self, message: str, offset: int = 0, length: int = 1,
+                 code: str = "move-syntax", rule: str = "LCN-MOVE") -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.length = length
+        self.code = code
+        self.rule = rule
+
+
+@dataclass(slots=True)
+class Score:
+    """Final or running scores: totals in seat order and a per-player breakdown.
+
+    ``breakdown[p]`` maps a part of the score (an expedition's colour letter, ``gold``,
+    ``bridges``...) to its points; ``details`` is variant-specific JSON for people.
+    """
+
+    totals: list[int]
+    breakdown: list[dict[str, int]]
+    details: list[Any] = field(default_factory=list)
+
+
+class Variant(ABC, Generic[S, M]):
+    """A game of the Lost Cities family, as the rest of LCN sees it."""
+
+    #: The value of the ``Variant`` tag.
+    name: ClassVar[str]
+    #: A human title.
+    title: ClassVar[str]
+    #: ``word``: every word of the movetext is one turn; ``numbered``: a turn starts at its
+    #: move number and spans the words up to the next one.
+    turn_unit: ClassVar[str] = "word"
+    #: Rule IDs for the checks the generic validator makes on behalf of the variant.
+    rule_game_over: ClassVar[str]
+    rule_result: ClassVar[str]
+    rule_turn_order: ClassVar[str]
+    #: Fewest and most players.
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    # -- setup ------------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, record: GameRecord) -> tuple[S, list[Problem]]:
+        """The state before the first turn, from the tags, and any problem with the setup."""
+
+    # -- turns ------------------------------------------------------------------------
+    @abstractmethod
+    def parse_move(self, state: S, text: str) -> M:
+        """Parse a turn's text; raise MoveSyntaxError with what was expected."""
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> list[Problem]:
+        """Apply a turn to the state and return the rules it breaks.
+
+        The move is applied even when it breaks a rule (as far as it can be), so that the
+        checks of later turns still make sense and one run reports every problem.
+        """
+
+    @abstractmethod
+    def format_move(self, move: M) -> str:
+        """The canonical text of a move."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool:
+        """Whether the rules have ended the game."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int:
+        """Seat (0-based) of the player whose turn is next."""
+
+    @abstractmethod
+    def score(self, state: S) -> Score:
+        """Scores of the state as it stands (final once the game is over)."""
+
+    def end_problems(self, state: S, record: GameRecord) -> list[Problem]:
+        """Checks made once the last turn is applied (besides the Result check)."""
+        return []
+
+    def end_reason(self, state: S) -> str:
+        """Why the game is over, in words (for the diagnostic of a turn after the end)."""
+        return "the rules ended it"
+
+    def progress(self, state: S) -> str:
+        """How far from its end an unfinished game is, in words."""
+        return "the game is not over"
+
+    def match_tracker(self) -> Any:
+        """An object whose ``add(report)`` checks games that form a match, or None."""
+        return None
+
+    # -- numbering --------------------------------------------------------------------
+    def move_number(self, state: S, turn_index: int) -> tuple[int, bool]:
+        """The move number of a turn and whether a plain ``N.`` stands before it.
+
+        The default numbers every turn (numbered turn units); alternating games number
+        rounds, as PGN does.
+        """
+        return turn_index + 1, True
+
+    # -- presentation -----------------------------------------------------------------
+    @abstractmethod
+    def players(self, record: GameRecord, state: S) -> list[str]:
+        """Player names in seat order."""
+
+    @abstractmethod
+    def snapshot(self, state: S) -> dict[str, Any]:
+        """A JSON-ready picture of the state, for the site and the API."""
+
+    @abstractmethod
+    def render_text(self, state: S, names: list[str], *, view: int | None = None) -> str:
+        """The state as plain text for ``lcn show``; ``view`` hides other players' hands."""
+
+    def copy_state(self, state: S) -> S:
+        """An independent copy of a state (for replays that keep every position)."""
+        import copy
+
+        return copy.deepcopy(state)

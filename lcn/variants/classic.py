@@ -1,0 +1,663 @@
+"""Classic Lost Cities (2 players, 5 or 6 expeditions): cards, moves, state, rules, scoring.
+
+One engine serves every level of knowledge about the deal. What a record does not say (a
+starting hand, a card drawn blind from the draw pile) is an *unknown slot* in that
+player's hand; a card a player reveals that is not known to be in their hand must fill
+such a slot, and must not be known to be anywhere else. With the whole deal known there
+are no unknown slots and every turn is checked against the exact hand; without it the same
+checks decide whether *some* deal makes the record legal (the argument is in
+``docs/hidden-information.md``). Rule IDs are those of ``seeds/classic.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..diagnostics import Severity
+from .base import MoveSyntaxError, Problem, Score, Variant
+
+if TYPE_CHECKING:
+    from ..model import GameRecord
+
+COLOUR_NAMES: dict[str, str] = {
+    "Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "red", "P": "purple",
+    "O": "orange",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicConfig:
+    """The card set and the numbers of a classic game (small ones serve exhaustive tests)."""
+
+    colours: str = "YBWGR"
+    values: tuple[int, ...] = tuple(range(2, 11))
+    wagers: int = 3
+    hand_size: int = 8
+    cost: int = 20
+    bonus_length: int = 8
+    bonus: int = 20
+
+    @property
+    def total_cards(self) -> int:
+        return len(self.colours) * (len(self.values) + self.wagers)
+
+    @property
+    def pile_size(self) -> int:
+        """Cards in the draw pile after the deal: the game ends on the draw of the last."""
+        return self.total_cards - 2 * self.hand_size
+
+    def all_cards(self) -> list[str]:
+        """Every card of the game, wager copies repeated, in colour order."""
+        cards: list[str] = []
+        for colour in self.colours:
+            cards.extend([colour + "w"] * self.wagers)
+            cards.extend(f"{colour}{value}" for value in self.values)
+        return cards
+
+
+CLASSIC_5 = ClassicConfig()
+CLASSIC_6 = ClassicConfig(colours="YBWGRP")
+
+
+class ClassicMove(NamedTuple):
+    """A turn: place ``card`` (on the discard pile when ``discard``), then draw.
+
+    ``draw`` is ``"d"`` for the draw pile or a colour letter for that discard pile;
+    ``drawn`` is the card drawn from the draw pile when the record says it (``/d=R5``).
+    """
+
+    discard: bool
+    card: str
+    draw: str
+    drawn: str | None = None
+
+
+def card_value(card: str) -> int:
+    """The number on a card; 0 for a wager."""
+    rank = card[1:]
+    return 0 if rank == "w" else int(rank)
+
+
+def parse_card(text: str, config: ClassicConfig, offset: int = 0) -> str:
+    """The canonical form of a card token (``r7`` → ``R7``, ``rW`` → ``Rw``)."""
+    if not text:
+        raise MoveSyntaxError("expected a card (a colour letter and 2-10 or `w`)", offset)
+    colour = text[0].upper()
+    if colour not in COLOUR_NAMES:
+        raise MoveSyntaxError(
+            f"unknown colour `{text[0]}`: expected one of {' '.join(config.colours)}",
+            offset, 1, code="bad-card", rule="C-SETUP-CARDS")
+    if colour not in config.colours:
+        extra = " ([Expeditions \"6\"] adds it)" if colour == "P" else ""
+        raise MoveSyntaxError(
+            f"no {COLOUR_NAMES[colour]} expedition in a {len(config.colours)}-expedition game{extra}",
+            offset, len(text), code="bad-card", rule="C-SETUP-CARDS")
+    rank = text[1:]
+    if rank in ("w", "W"):
+        return colour + "w"
+    if rank.isdigit() and not rank.startswith("0") and int(rank) in config.values:
+        return f"{colour}{int(rank)}"
+    low, high = config.values[0], config.values[-1]
+    raise MoveSyntaxError(
+        f"unknown card `{text}`: a card is a colour and a value {low}-{high}, or `w` for a wager",
+        offset, len(text), code="bad-card", rule="C-SETUP-CARDS")
+
+
+def parse_cards(text: str, config: ClassicConfig) -> list[str]:
+    """A space-separated list of cards (the deal tags)."""
+    return [parse_card(word, config) for word in text.split()]
+
+
+_PARSE_CACHE: dict[tuple[ClassicConfig, str], ClassicMove] = {}
+
+
+def parse_move(text: str, config: ClassicConfig = CLASSIC_5) -> ClassicMove:
+    """Parse ``[x]CARD/DRAW`` leniently (any case), or raise with what was expected."""
+    key = (config, text)
+    cached = _PARSE_CACHE.get(key)
+    if cached is not None:
+        return cached
+    slash = text.find("/")
+    if slash < 0:
+        raise MoveSyntaxError(
+            f"`{text}` is not a turn: expected a card, `/` and a draw (`R7/d`, `xR7/G`)",
+            0, len(text))
+    left, right = text[:slash], text[slash + 1:]
+    discard = left[:1] in ("x", "X")
+    card = parse_card(left[1:] if discard else left, config, 1 if discard else 0)
+    drawn = None
+    if right in ("d", "D"):
+        draw = "d"
+    elif right[:2] in ("d=", "D="):
+        draw = "d"
+        drawn = parse_card(right[2:], config, slash + 3)
+    elif len(right) == 1 and right.upper() in config.colours:
+        draw = right.upper()
+    elif len(right) == 1 and right.upper() in COLOUR_NAMES:
+        raise MoveSyntaxError(
+            f"no {COLOUR_NAMES[right.upper()]} discard pile in a {len(config.colours)}-expedition game",
+            slash + 1, 1, code="bad-draw", rule="C-DRAW-SOURCE")
+    else:
+        raise MoveSyntaxError(
+            f"unknown draw `/{right}`: expected `/d` (draw pile), `/d=<card>` or `/<colour>` "
+            "(a discard pile)", slash, len(right) + 1, code="bad-draw", rule="C-DRAW-SOURCE")
+    move = ClassicMove(discard, card, draw, drawn)
+    if len(_PARSE_CACHE) < 100_000:
+        _PARSE_CACHE[key] = move
+    return move
+
+
+def format_move(move: ClassicMove) -> str:
+    """The canonical text of a move (``xR7/d=G5``)."""
+    draw = move.draw if move.drawn is None else f"d={move.drawn}"
+    return f"{'x' if move.discard else ''}{move.card}/{draw}"
+
+
+@dataclass(slots=True)
+class ExpeditionScore:
+    """One column's score, with every step of the rulebook's computation."""
+
+    colour: str
+    cards: list[str]
+    started: bool
+    wagers: int
+    total: int
+    cost: int
+    multiplier: int
+    bonus: int
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"colour": self.colour, "cards": list(self.cards), "started": self.started,
+                "wagers": self.wagers, "sum": self.total, "cost": self.cost,
+                "multiplier": self.multiplier, "bonus": self.bonus, "points": self.points}
+
+
+def score_expedition(colour: str, cards: list[str], config: ClassicConfig = CLASSIC_5
+                     ) -> ExpeditionScore:
+    """Score one column: (sum − 20) × (1 + wagers), plus 20 for 8+ cards (not multiplied).
+
+    >>> score_expedition("B", ["Bw", "Bw", "B2", "B4", "B5", "B6", "B7", "B8", "B9"]).points
+    83
+    """
+    if not cards:
+        return ExpeditionScore(colour, [], False, 0, 0, 0, 1, 0, 0)
+    wagers = sum(1 for c in cards if c[1] == "w")
+    total = sum(card_value(c) for c in cards)
+    multiplier = 1 + wagers
+    bonus = config.bonus if len(cards) >= config.bonus_length else 0
+    points = (total - config.cost) * multiplier + bonus
+    return ExpeditionScore(colour, list(cards), True, wagers, total, config.cost, multiplier,
+                           bonus, points)
+
+
+_PLACE_NAMES = {"hand": "in {name}'s hand", "exp": "in {name}'s {colour} expedition",
+                "pile": "on the {colour} discard pile"}
+
+
+class ClassicState:
+    """The table and what is known of the hands, after some turns."""
+
+    __slots__ = ("config", "expeditions", "tops", "piles", "deck", "drawn", "known", "unknown",
+                 "blind", "hand_tag", "where", "wagers_located", "turn", "names", "last")
+
+    def __init__(self, config: ClassicConfig, names: list[str]) -> None:
+        self.config = config
+        self.names = names
+        self.expeditions: list[dict[str, list[str]]] = [{c: [] for c in config.colours}
+                                                        for _ in range(2)]
+        #: Highest value placed per player and colour (0: none yet, wagers allowed).
+        self.tops: list[dict[str, int]] = [dict.fromkeys(config.colours, 0) for _ in range(2)]
+        self.piles: dict[str, list[str]] = {c: [] for c in config.colours}
+        #: The draw pile from the top down, when the record gives it.
+        self.deck: list[str] | None = None
+        self.drawn = 0
+        #: Cards known to be in each hand (a multiset: wager copies are alike).
+        self.known: list[dict[str, int]] = [{}, {}]
+        #: Cards of each hand whose identity the record has not revealed yet.
+        self.unknown = [config.hand_size, config.hand_size]
+        #: Blind draws from the draw pile so far, per player.
+        self.blind = [0, 0]
+        #: Whether each starting hand came from a Hand tag.
+        self.hand_tag = [False, False]
+        #: Where each number card is known to be: ("hand", p), ("exp", p), ("pile",), ("deck", i).
+        self.where: dict[str, tuple[Any, ...]] = {}
+        #: Wager copies whose place is known, per colour.
+        self.wagers_located: dict[str, int] = dict.fromkeys(config.colours, 0)
+        self.turn = 0
+        self.last: ClassicMove | None = None
+
+    @property
+    def cards_left(self) -> int:
+        return self.config.pile_size - self.drawn
+
+    def place_of(self, card: str) -> str:
+        """Where a number card is known to be, in words."""
+        place = self.where.get(card)
+        if place is None:
+            return "unseen"
+        kind = place[0]
+        if kind == "deck":
+            return f"still in the draw pile ({place[1] + 1 - self.drawn} from the top)"
+        name = self.names[place[1]] if len(place) > 1 else ""
+        return _PLACE_NAMES[kind].format(name=name, colour=COLOUR_NAMES[card[0]])
+
+    def hand(self, player: int) -> list[str]:
+        """The known cards of a hand, sorted by colour then value."""
+        order = {c: i for i, c in enumerate(self.config.colours)}
+        cards = [card for card, n in self.known[player].items() for _ in range(n)]
+        return sorted(cards, key=lambda c: (order[c[0]], card_value(c)))
+
+
+class ClassicVariant(Variant[ClassicState, ClassicMove]):
+    """Classic Lost Cities through the variant interface."""
+
+    name = "classic"
+    title = "Lost Cities"
+    turn_unit = "word"
+    rule_game_over = "C-END-LAST-DRAW"
+    rule_result = "C-END-RESULT"
+    rule_turn_order = "C-TURN-ORDER"
+
+    def __init__(self, config: ClassicConfig | None = None) -> None:
+        #: A fixed card set (for exhaustive tests); otherwise the Expeditions tag decides.
+        self.fixed_config = config
+
+    # -- setup ------------------------------------------------------------------------
+    def config_for(self, record: GameRecord) -> tuple[ClassicConfig, list[Problem]]:
+        if self.fixed_config is not None:
+            return self.fixed_config, []
+        value = (record.tags.get("Expeditions") or "5").strip()
+        if value == "5":
+            return CLASSIC_5, []
+        if value == "6":
+            return CLASSIC_6, []
+        return CLASSIC_5, [Problem("tag-value", "C-SETUP-SIXTH",
+                                   f'[Expeditions "{value}"]: expected "5" or "6"; 5 is assumed',
+                                   tag="Expeditions")]
+
+    def players(self, record: GameRecord, state: ClassicState | None = None) -> list[str]:
+        return [record.tags.get(f"Player{seat}") or f"Player {seat}" for seat in (1, 2)]
+
+    def setup(self, record: GameRecord) -> tuple[ClassicState, list[Problem]]:
+        config, problems = self.config_for(record)
+        state = ClassicState(config, self.players(record))
+        for seat in range(3, 6):
+            if f"Player{seat}" in record.tags:
+                problems.append(Problem("player-count", "C-SETUP-PLAYERS",
+                                        f"classic Lost Cities is for 2 players, but Player{seat} is "
+                                        "given", tag=f"Player{seat}"))
+        for seat in (1, 2):
+            if f"Player{seat}" not in record.tags:
+                problems.append(Problem("missing-tag", "C-SETUP-PLAYERS",
+                                        f"no Player{seat} tag: the player is called "
+                                        f"\"Player {seat}\"", Severity.WARNING, tag=f"Player{seat}"))
+        for seat, tag in enumerate(("Hand1", "Hand2")):
+            text = record.tags.get(tag)
+            if text is None:
+                continue
+            cards = self._deal_cards(tag, text, config, problems)
+            if cards is None:
+                continue
+            if len(cards) != config.hand_size:
+                problems.append(Problem("deal-invalid", "C-SETUP-DEAL",
+                                        f"{tag} has {len(cards)} cards; a starting hand has "
+                                        f"{config.hand_size}", tag=tag))
+                continue
+            state.hand_tag[seat] = True
+            state.unknown[seat] = 0
+            for card in cards:
+                state.known[seat][card] = state.known[seat].get(card, 0) + 1
+                self._locate(state, card, ("hand", seat), tag, problems)
+        text = record.tags.get("Deck")
+        if text is not None:
+            cards = self._deal_cards("Deck", text, config, problems)
+            if cards is not None and len(cards) != config.pile_size:
+                problems.append(Problem("deal-invalid", "C-SETUP-DEAL",
+                                        f"Deck has {len(cards)} cards; the draw pile holds "
+                                        f"{config.pile_size} after the deal", tag="Deck"))
+            elif cards is not None:
+                state.deck = cards
+                for index, card in enumerate(cards):
+                    self._locate(state, card, ("deck", index), "Deck", problems)
+        return state, problems
+
+    @staticmethod
+    def _deal_cards(tag: str, text: str, config: ClassicConfig,
+                    problems: list[Problem]) -> list[str] | None:
+        try:
+            return parse_cards(text, config)
+        except MoveSyntaxError as exc:
+            problems.append(Problem("deal-invalid", "C-SETUP-DEAL", f"{tag}: {exc.message}", tag=tag))
+            return None
+
+    @staticmethod
+    def _locate(state: ClassicState, card: str, place: tuple[Any, ...], tag: str,
+                problems: list[Problem]) -> None:
+        if card[1] == "w":
+            colour = card[0]
+            if state.wagers_located[colour] >= state.config.wagers:
+                problems.append(Problem("deal-invalid", "C-CARD-UNIQUE",
+                                        f"{tag}: more than {state.config.wagers} {card} cards in the "
+                                        "deal", tag=tag))
+            state.wagers_located[colour] += 1
+            return
+        if card in state.where:
+            problems.append(Problem("deal-invalid", "C-CARD-UNIQUE",
+                                    f"{tag}: {card} is dealt twice (it is also "
+                                    f"{state.place_of(card)})", tag=tag))
+            return
+        state.where[card] = place
+
+    # -- turns ------------------------------------------------------------------------
+    def parse_move(self, state: ClassicState, text: str) -> ClassicMove:
+        return parse_move(text, state.config)
+
+    def format_move(self, move: ClassicMove) -> str:
+        return format_move(move)
+
+    def current_player(self, state: ClassicState) -> int:
+        return state.turn & 1
+
+    def is_over(self, state: ClassicState) -> bool:
+        return state.drawn >= state.config.pile_size
+
+    def end_reason(self, state: ClassicState) -> str:
+        return "the last card of the draw pile was drawn"
+
+    def progress(self, state: ClassicState) -> str:
+        left = state.cards_left
+        return f"{left} card{'s' if left != 1 else ''} left in the draw pile"
+
+    def match_tracker(self) -> ClassicMatchTracker:
+        return ClassicMatchTracker()
+
+    def move_number(self, state: ClassicState, turn_index: int) -> tuple[int, bool]:
+        return turn_index // 2 + 1, turn_index % 2 == 0
+
+    def apply(self, state: ClassicState, move: ClassicMove) -> list[Problem]:  # noqa: C901
+        problems: list[Problem] = []
+        player = state.turn & 1
+        name = state.names[player]
+        card = move.card
+        colour = card[0]
+        wager = card[1] == "w"
+        offset = 1 if move.discard else 0
+
+        # 1. The card must be in the hand: known there, or filling an unknown slot.
+        known = state.known[player]
+        count = known.get(card, 0)
+        if count:
+            if count == 1:
+                del known[card]
+            else:
+                known[card] = count - 1
+        else:
+            clash = False
+            if wager:
+                if state.wagers_located[colour] >= state.config.wagers:
+                    clash = True
+                    problems.append(Problem(
+                        "card-elsewhere", "C-CARD-UNIQUE",
+                        f"{name} cannot hold another {card}: all {state.config.wagers} "
+                        f"{COLOUR_NAMES[colour]} wager cards are already accounted for",
+                        offset=offset, length=len(card)))
+                state.wagers_located[colour] += 1
+            elif card in state.where:
+                clash = True
+                problems.append(Problem(
+                    "card-elsewhere", "C-CARD-UNIQUE",
+                    f"{name} cannot hold {card}: it is {state.place_of(card)}",
+                    offset=offset, length=len(card)))
+            if state.unknown[player] > 0:
+                state.unknown[player] -= 1
+            elif not clash:
+                if state.hand_tag[player] and state.blind[player] == 0:
+                    hand = " ".join(state.hand(player)) or "empty"
+                    problems.append(Problem(
+                        "not-in-hand", "C-HAND-CARD",
+                        f"{card} is not in {name}'s hand (the hand is {hand})",
+                        offset=offset, length=len(card)))
+                else:
+                    starting = 0 if state.hand_tag[player] else state.config.hand_size
+                    problems.append(Problem(
+                        "too-many-unknown", "C-HAND-COUNT",
+                        f"{card} cannot be in {name}'s hand: every card {name} could hold is "
+                        f"accounted for ({starting} unknown starting cards and "
+                        f"{state.blind[player]} blind draws, all revealed already; known in hand: "
+                        f"{' '.join(state.hand(player)) or 'none'})",
+                        offset=offset, length=len(card)))
+
+        # 2. Place it: on the discard pile, or at the end of an expedition.
+        if move.discard:
+            state.piles[colour].append(card)
+            if not wager:
+                state.where[card] = ("pile",)
+        else:
+            top = state.tops[player][colour]
+            if wager:
+                if top:
+                    problems.append(Problem(
+                        "wager-after-number", "C-PLACE-WAGER-FIRST",
+                        f"{name} cannot place a wager on the {COLOUR_NAMES[colour]} expedition: "
+                        f"it already holds the number card {colour}{top}",
+                        offset=0, length=len(card)))
+            else:
+                value = int(card[1:])
+                if value <= top:
+                    problems.append(Problem(
+                        "not-ascending", "C-PLACE-ASCENDING",
+                        f"{card} cannot follow {colour}{top} in {name}'s {COLOUR_NAMES[colour]} "
+                        "expedition: each card must be higher than the one before",
+                        offset=0, length=len(card)))
+                else:
+                    state.tops[player][colour] = value
+                state.where[card] = ("exp", player)
+            state.expeditions[player][colour].append(card)
+
+        # 3. Draw: the draw pile's top card, or a discard pile's top card.
+        slash = len(card) + offset
+        if move.draw == "d":
+            if state.deck is not None:
+                actual = state.deck[state.drawn]
+                if move.drawn is not None and move.drawn != actual:
+                    problems.append(Problem(
+                        "draw-mismatch", "C-DRAW-DECK",
+                        f"the draw pile's top card is {actual}, not {move.drawn} (Deck tag)",
+                        offset=slash + 3, length=len(move.drawn)))
+                self._take(state, player, actual)
+            elif move.drawn is not None:
+                drawn = move.drawn
+                if drawn[1] == "w":
+                    if state.wagers_located[drawn[0]] >= state.config.wagers:
+                        problems.append(Problem(
+                            "card-elsewhere", "C-CARD-UNIQUE",
+                            f"{name} cannot draw {drawn}: all {state.config.wagers} "
+                            f"{COLOUR_NAMES[drawn[0]]} wager cards are already accounted for",
+                            offset=slash + 3, length=len(drawn)))
+                    state.wagers_located[drawn[0]] += 1
+                elif drawn in state.where:
+                    problems.append(Problem(
+                        "card-elsewhere", "C-CARD-UNIQUE",
+                        f"{name} cannot draw {drawn} from the draw pile: it is "
+                        f"{state.place_of(drawn)}", offset=slash + 3, length=len(drawn)))
+                self._take(state, player, drawn)
+            else:
+                state.unknown[player] += 1
+                state.blind[player] += 1
+            state.drawn += 1
+        else:
+            pile = state.piles[move.draw]
+            pile_name = COLOUR_NAMES[move.draw]
+            if not pile:
+                problems.append(Problem(
+                    "draw-empty-pile", "C-DRAW-PILE",
+                    f"{name} cannot draw from the {pile_name} discard pile: it is empty",
+                    offset=slash, length=2))
+                state.unknown[player] += 1  # the hand keeps its size, whatever was meant
+                state.blind[player] += 1
+            else:
+                if move.discard and move.draw == colour:
+                    problems.append(Problem(
+                        "draw-just-discarded", "C-DRAW-NOT-JUST-DISCARDED",
+                        f"{name} cannot take back {card}, the card just discarded",
+                        offset=slash, length=2))
+                self._take(state, player, pile.pop())
+        state.turn += 1
+        state.last = move
+        return problems
+
+    @staticmethod
+    def _take(state: ClassicState, player: int, card: str) -> None:
+        known = state.known[player]
+        known[card] = known.get(card, 0) + 1
+        if card[1] != "w":
+            state.where[card] = ("hand", player)
+
+    # -- scoring ----------------------------------------------------------------------
+    def score(self, state: ClassicState) -> Score:
+        totals: list[int] = []
+        breakdown: list[dict[str, int]] = []
+        details: list[Any] = []
+        for player in range(2):
+            columns = [score_expedition(c, state.expeditions[player][c], state.config)
+                       for c in state.config.colours]
+            totals.append(sum(col.points for col in columns))
+            breakdown.append({col.colour: col.points for col in columns})
+            details.append([col.to_json() for col in columns])
+        return Score(totals, breakdown, details)
+
+    # -- presentation -----------------------------------------------------------------
+    def snapshot(self, state: ClassicState) -> dict[str, Any]:
+        score = self.score(state)
+        return {
+            "variant": self.name,
+            "turn": state.turn,
+            "next_player": None if self.is_over(state) else state.turn & 1,
+            "over": self.is_over(state),
+            "colours": list(state.config.colours),
+            "expeditions": [{c: list(cards) for c, cards in exp.items()}
+                            for exp in state.expeditions],
+            "discard_piles": {c: list(cards) for c, cards in state.piles.items()},
+            "draw_pile": state.cards_left,
+            "hands": [{"known": state.hand(p), "unknown": state.unknown[p]} for p in range(2)],
+            "scores": score.totals,
+            "breakdown": score.breakdown,
+            "last_move": format_move(state.last) if state.last else None,
+        }
+
+    def render_text(self, state: ClassicState, names: list[str], *, view: int | None = None) -> str:
+        config = state.config
+        score = self.score(state)
+        width = max(len(n) for n in names) + 2
+        lines = []
+        status = "game over" if self.is_over(state) else f"{names[state.turn & 1]} to move"
+        lines.append(f"After turn {state.turn}: {status}; draw pile: {state.cards_left} cards")
+        lines.append("")
+        for player in (1, 0):
+            lines.append(f"{names[player]}'s expeditions:")
+            for colour in config.colours:
+                cards = state.expeditions[player][colour]
+                points = score.breakdown[player][colour]
+                shown = " ".join(cards) if cards else "-"
+                lines.append(f"  {colour} {COLOUR_NAMES[colour]:<7} {shown:<40} {points:>5}")
+            lines.append(f"  {'total':<50} {score.totals[player]:>5}")
+            if player == 1:
+                lines.append("")
+                piles = "  ".join(f"{c}:{state.piles[c][-1] if state.piles[c] else '-'}"
+                                  f"({len(state.piles[c])})" for c in config.colours)
+                lines.append(f"Discard piles: {piles}")
+                lines.append("")
+        lines.append("")
+        for player in range(2):
+            if view is not None and view != player:
+                hand = f"{config.hand_size} cards, hidden"
+            else:
+                cards = " ".join(state.hand(player))
+                unknown = state.unknown[player]
+                hand = cards or "-"
+                if unknown:
+                    hand += f" + {unknown} unknown"
+            lines.append(f"{names[player] + ':':<{width}} hand {hand}")
+        return "\n".join(lines) + "\n"
+
+    def copy_state(self, state: ClassicState) -> ClassicState:
+        other = ClassicState(state.config, state.names)
+        other.expeditions = [{c: list(v) for c, v in e.items()} for e in state.expeditions]
+        other.tops = [dict(t) for t in state.tops]
+        other.piles = {c: list(v) for c, v in state.piles.items()}
+        other.deck = state.deck
+        other.drawn = state.drawn
+        other.known = [dict(k) for k in state.known]
+        other.unknown = list(state.unknown)
+        other.blind = list(state.blind)
+        other.hand_tag = list(state.hand_tag)
+        other.where = dict(state.where)
+        other.wagers_located = dict(state.wagers_located)
+        other.turn = state.turn
+        other.last = state.last
+        return other
+
+
+class ClassicMatchTracker:
+    """Checks the games of 3-game matches (``Match`` and ``Game`` tags) and keeps totals.
+
+    Rule C-MATCH-FIRST-PLAYER is our reading of "the player who has more points begins":
+    more points in the match so far; after a tie either player may begin.
+    """
+
+    def __init__(self) -> None:
+        self.matches: dict[str, dict[str, Any]] = {}
+
+    def add(self, report: Any) -> None:
+        from ..diagnostics import Diagnostic
+
+        record = report.record
+        name = record.tags.get("Match")
+        if name is None:
+            return
+        line = record.tags.lines.get("Game", record.tags.lines.get("Match", record.line))
+
+        def warn(code: str, rule: str, message: str, at: int = line) -> None:
+            report.diagnostics.append(Diagnostic(code, message, Severity.WARNING, at, 1, None, rule))
+
+        match = self.matches.setdefault(name, {"games": 0, "totals": {}})
+        expected = match["games"] + 1
+        text = record.tags.get("Game")
+        number = int(text) if text is not None and text.strip().isdigit() else None
+        if number is None:
+            warn("tag-value", "C-MATCH-THREE",
+                 f'match "{name}": expected a Game tag with the game\'s number 1-3')
+        elif number != expected:
+            warn("match-order", "C-MATCH-THREE",
+                 f'match "{name}": game {number} where game {expected} was expected')
+        if expected > 3:
+            warn("match-order", "C-MATCH-THREE", f'match "{name}": a match has 3 games, this is '
+                 f"game {expected}")
+        players = report.players
+        totals: dict[str, int] = match["totals"]
+        if match["games"]:
+            if set(players) != set(totals):
+                warn("match-players", "C-MATCH-THREE",
+                     f'match "{name}": the players differ from the earlier games '
+                     f"({', '.join(sorted(totals))})")
+            else:
+                best = max(totals.values())
+                leaders = [p for p, t in totals.items() if t == best]
+                if len(leaders) == 1 and players[0] != leaders[0]:
+                    warn("match-first-player", "C-MATCH-FIRST-PLAYER",
+                         f"{leaders[0]} leads the match {best} to "
+                         f"{min(totals.values())} and should begin game {expected}, "
+                         f"but Player1 is {players[0]}",
+                         record.tags.lines.get("Player1", line))
+        for player in players:
+            totals.setdefault(player, 0)
+        if report.over and report.complete and report.score is not None:
+            for player, points in zip(players, report.score.totals, strict=False):
+                totals[player] += points
+        match["games"] += 1
+        report.extra["match"] = {"name": name, "game": number or expected, "totals": dict(totals)}
+
+
+VARIANT = ClassicVariant()

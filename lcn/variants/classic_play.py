@@ -1,0 +1,194 @@
+"""A seeded random player for classic Lost Cities: plausible, legal games for tests,
+samples and benchmarks.
+
+It keeps its own simple simulation (hands as lists) rather than calling the engine, so
+that a game it produces is an independent check of the validator: every game must
+validate, and its scores must agree with the breakdown.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..model import GameRecord, Tags, Turn
+from .classic import CLASSIC_5, CLASSIC_6, ClassicConfig, ClassicMove, card_value, format_move
+
+NAMES = ["Ada", "Bo", "Clara", "Dev", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lena",
+         "Milo", "Nora", "Otto", "Pia", "Quinn", "Rosa", "Sami", "Tove"]
+
+
+@dataclass
+class _Table:
+    config: ClassicConfig
+    hands: list[list[str]]
+    deck: list[str]
+    exps: list[dict[str, list[str]]]
+    piles: dict[str, list[str]]
+
+
+def _top(cards: list[str]) -> int:
+    for card in reversed(cards):
+        if card[1] != "w":
+            return card_value(card)
+    return 0
+
+
+def _can_place(exp: list[str], card: str) -> bool:
+    top = _top(exp)
+    if card[1] == "w":
+        return top == 0
+    return card_value(card) > top
+
+
+def _plan(table: _Table, player: int, rng: random.Random, skill: float) -> ClassicMove:
+    """Choose a turn: sensible most of the time, random some of the time."""
+    hand = table.hands[player]
+    exps = table.exps[player]
+    theirs = table.exps[player ^ 1]
+    late = len(table.deck) < len(table.config.all_cards()) // 4
+    best: tuple[float, str, bool] | None = None
+    for card in hand:
+        colour = card[0]
+        exp = exps[colour]
+        same = [c for c in hand if c[0] == colour]
+        numbers = [card_value(c) for c in same if c[1] != "w"]
+        potential = sum(numbers) + sum(card_value(c) for c in exp)
+        lower = sum(1 for v in numbers if card[1] != "w" and _top(exp) < v < card_value(card))
+        if _can_place(exp, card):
+            if exp:
+                gap = card_value(card) - _top(exp) - 1 if card[1] != "w" else 0
+                value = 9 - gap - 3 * lower
+            elif card[1] == "w":
+                value = (potential - 14) / 2 + 2 * len(same) - 4 - (20 if late else 0)
+            else:
+                value = (potential - 12) / 2 + 2 * len(same) - 3 * lower - (12 if late else 0)
+            value += rng.random() * 2
+            if best is None or value > best[0]:
+                best = (value, card, False)
+        dead = bool(exp) and not _can_place(exp, card)
+        useful_to_them = bool(theirs[colour]) and _can_place(theirs[colour], card)
+        dvalue = (6 if dead else 0) - (5 if useful_to_them else 0) - card_value(card) / 3
+        dvalue -= 3 if card[1] == "w" and not exp and not late else 0
+        dvalue += rng.random() * 2 - 1
+        if best is None or dvalue > best[0]:
+            best = (dvalue, card, True)
+    assert best is not None
+    _, card, discard = best
+    if rng.random() > skill:
+        card = rng.choice(hand)
+        discard = not _can_place(exps[card[0]], card) or rng.random() < 0.5
+    # Draw: a useful discard-pile top, otherwise the draw pile.
+    draw = "d"
+    options = []
+    for colour, pile in table.piles.items():
+        if not pile or (discard and colour == card[0]):
+            continue
+        top = pile[-1]
+        exp = exps[colour]
+        if exp and _can_place(exp, top) and card_value(top) - _top(exp) <= 4:
+            options.append(colour)
+    if options and rng.random() < 0.8 * skill + 0.1:
+        draw = rng.choice(options)
+    elif rng.random() > skill:
+        choices = [c for c, p in table.piles.items() if p and not (discard and c == card[0])]
+        if choices and rng.random() < 0.3:
+            draw = rng.choice(choices)
+    return ClassicMove(discard, card, draw)
+
+
+def random_game(seed: int, *, expeditions: int = 5, skill: float = 0.85,
+                names: tuple[str, str] | None = None, config: ClassicConfig | None = None,
+                reveal_draws: bool = False) -> GameRecord:
+    """A complete legal game with the full deal in its tags, the same for the same seed.
+
+    ``reveal_draws`` writes each card drawn from the draw pile (``/d=R5``).
+    """
+    rng = random.Random(seed)
+    if config is None:
+        config = CLASSIC_6 if expeditions == 6 else CLASSIC_5
+    cards = config.all_cards()
+    rng.shuffle(cards)
+    size = config.hand_size
+    hands = [cards[:size], cards[size:2 * size]]
+    deck = cards[2 * size:]
+    table = _Table(config, [list(h) for h in hands], list(deck),
+                   [{c: [] for c in config.colours} for _ in range(2)],
+                   {c: [] for c in config.colours})
+    if names is None:
+        first, second = rng.sample(NAMES, 2)
+        names = (first, second)
+    tags = Tags()
+    tags["Event"] = "Casual game"
+    tags["Site"] = "Kitchen table"
+    tags["Date"] = f"2026.{rng.randint(1, 11):02d}.{rng.randint(1, 28):02d}"
+    tags["Player1"], tags["Player2"] = names
+    if expeditions == 6:
+        tags["Expeditions"] = "6"
+    tags["Hand1"] = " ".join(hands[0])
+    tags["Hand2"] = " ".join(hands[1])
+    tags["Deck"] = " ".join(deck)
+    record = GameRecord(tags=tags)
+    player = 0
+    while table.deck:
+        move = _plan(table, player, rng, skill)
+        hand = table.hands[player]
+        hand.remove(move.card)
+        if move.discard:
+            table.piles[move.card[0]].append(move.card)
+        else:
+            table.exps[player][move.card[0]].append(move.card)
+        if move.draw == "d":
+            drawn = table.deck.pop(0)
+            if reveal_draws:
+                move = move._replace(drawn=drawn)
+        else:
+            drawn = table.piles[move.draw].pop()
+        hand.append(drawn)
+        record.turns.append(Turn(format_move(move)))
+        player ^= 1
+    from ..validate import validate_record
+
+    report = validate_record(record)
+    assert report.score is not None
+    result = ":".join(str(t) for t in report.score.totals)
+    record.tags["Result"] = result
+    record.termination = result
+    return record
+
+
+def strip_deal(record: GameRecord, keep: int | None = None) -> GameRecord:
+    """The same game without its deal: no deal tags, or only player ``keep``'s view (0 or 1).
+
+    A kept player's hand stays in its tag and their draws from the draw pile name the card
+    (``/d=R5``); everything else another player could not see is removed.
+    """
+    from .classic import parse_move as parse
+
+    tags = Tags()
+    for name, value in record.tags.items():
+        if name in ("Hand1", "Hand2", "Deck"):
+            continue
+        tags[name] = value
+    config = CLASSIC_6 if (record.tags.get("Expeditions") or "5").strip() == "6" else CLASSIC_5
+    deck = (record.tags.get("Deck") or "").split()
+    if keep is not None:
+        hand = record.tags.get(f"Hand{keep + 1}")
+        if hand is not None:
+            # Keep the view tag beside the players, where a reader looks for it.
+            tags[f"Hand{keep + 1}"] = hand
+    out = GameRecord(tags=tags, intro_comments=list(record.intro_comments),
+                     termination=record.termination, closing_comments=list(record.closing_comments))
+    drawn = 0
+    for index, turn in enumerate(record.turns):
+        move = parse(turn.text, config)
+        if move.draw == "d":
+            card = move.drawn or (deck[drawn] if drawn < len(deck) else None)
+            drawn += 1
+            if keep is not None and index % 2 == keep and card is not None:
+                move = move._replace(drawn=card)
+            else:
+                move = move._replace(drawn=None)
+        out.turns.append(Turn(format_move(move), number=None, glyphs=list(turn.glyphs),
+                              comments=list(turn.comments)))
+    return out

@@ -276,6 +276,28 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     sys.exit(1 if errors else 0)
 
 
+#: Modules of this package that add commands (each defines ``COMMANDS``, a list of Click
+#: commands); a module that is missing is skipped, so commands can land one by one.
+COMMAND_MODULES = ("deal", "convert", "serve", "bench")
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"lcn_cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"lcn_cli.{name}":
+                continue
+            raise
+        for command in getattr(module, "COMMANDS", []):
+            cli.add_command(command)
+
+
+_register_commands()
+
+
 def main() -> None:
     """Entry point of the ``lcn`` command."""
     cli()

@@ -11,7 +11,7 @@
 >>> report.valid
 False
 >>> print(report.diagnostics[0].format("game.lcn"))
-game.lcn:4:19: error[card-elsewhere] Ada cannot hold B2: it is on the blue discard pile... 
+game.lcn:4:19: error[card-elsewhere] Ada cannot hold B2: it is on the blue discard pile...
 """
 
 from .diagnostics import Diagnostic, LCNError, Severity

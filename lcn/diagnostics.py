@@ -8,11 +8,11 @@ error; LCN users do not).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a problem is: only errors make a game invalid."""
 
     ERROR = "error"

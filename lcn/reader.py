@@ -16,12 +16,12 @@ import io
 import os
 import re
 from collections.abc import Iterator
-from typing import IO, Union
+from typing import IO
 
 from .diagnostics import Diagnostic, LCNError, Severity
 from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
 
-Source = Union[str, bytes, os.PathLike, IO[bytes], IO[str]]
+Source = str | bytes | os.PathLike | IO[bytes] | IO[str]
 
 #: Longest line read as text; a longer one is reported and skipped (bounded memory).
 MAX_LINE = 1 << 20
@@ -301,7 +301,7 @@ class Reader:
                         raise LCNError(d)
             yield game
 
-    def _games(self) -> Iterator[GameRecord]:  # noqa: C901 - one state machine, kept in one place
+    def _games(self) -> Iterator[GameRecord]:
         lines = _Lines(self.source)
         pending = lines.pending
         builder: _Builder | None = None
@@ -343,12 +343,11 @@ class Reader:
                     flush_pending()
                     continue
                 if head[0] == "[":
-                    if builder is not None and state == "movetext":
-                        if builder.game.termination is None:
-                            builder.diag(_diag(
-                                "missing-termination",
-                                "game has no termination (the final scores or `*`) before the next "
-                                "tag section", number, 1, rule="LCN-TERMINATION"))
+                    if builder is not None and state == "movetext" and builder.game.termination is None:
+                        builder.diag(_diag(
+                            "missing-termination",
+                            "game has no termination (the final scores or `*`) before the next "
+                            "tag section", number, 1, rule="LCN-TERMINATION"))
                     if builder is not None and state != "tags":
                         yield builder.finish()
                         builder = None

@@ -10,6 +10,7 @@ every comment and glyph are written back.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from typing import IO
 
@@ -83,7 +84,7 @@ def write_game(record: GameRecord, *, width: int = WIDTH) -> str:
     if variant is not None:
         try:
             state, _ = variant.setup(record)
-        except Exception:  # noqa: BLE001 - a broken setup still gets written as it stands
+        except Exception:
             state = None
     numbered = variant is not None and variant.turn_unit == "numbered"
     out = _Lines(width)
@@ -97,10 +98,8 @@ def write_game(record: GameRecord, *, width: int = WIDTH) -> str:
             number, plain = (index + 1, True) if numbered else (index // 2 + 1, index % 2 == 0)
         text = turn.text
         if variant is not None and state is not None:
-            try:
+            with contextlib.suppress(MoveSyntaxError):
                 text = variant.format_move(variant.parse_move(state, text))
-            except MoveSyntaxError:
-                pass
         glyphs = list(turn.glyphs)
         suffix = ""
         if glyphs and glyphs[0] in SUFFIX_GLYPHS:

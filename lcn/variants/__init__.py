@@ -37,12 +37,12 @@ def _load() -> None:
         register_variant(module.VARIANT)
     try:
         entry_points = metadata.entry_points(group="lcn.variants")
-    except Exception:  # noqa: BLE001 - a broken third-party install must not break LCN
+    except Exception:
         entry_points = ()
     for entry in entry_points:
         try:
             register_variant(entry.load())
-        except Exception:  # noqa: BLE001,S112
+        except Exception:
             continue
 
 

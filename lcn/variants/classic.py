@@ -199,8 +199,23 @@ _PLACE_NAMES = {"hand": "in {name}'s hand", "exp": "in {name}'s {colour} expedit
 class ClassicState:
     """The table and what is known of the hands, after some turns."""
 
-    __slots__ = ("config", "expeditions", "tops", "piles", "deck", "drawn", "known", "unknown",
-                 "blind", "hand_tag", "where", "wagers_located", "turn", "names", "last")
+    __slots__ = (
+        "blind",
+        "config",
+        "deck",
+        "drawn",
+        "expeditions",
+        "hand_tag",
+        "known",
+        "last",
+        "names",
+        "piles",
+        "tops",
+        "turn",
+        "unknown",
+        "wagers_located",
+        "where",
+    )
 
     def __init__(self, config: ClassicConfig, names: list[str]) -> None:
         self.config = config
@@ -376,7 +391,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
     def move_number(self, state: ClassicState, turn_index: int) -> tuple[int, bool]:
         return turn_index // 2 + 1, turn_index % 2 == 0
 
-    def apply(self, state: ClassicState, move: ClassicMove) -> list[Problem]:  # noqa: C901
+    def apply(self, state: ClassicState, move: ClassicMove) -> list[Problem]:
         problems: list[Problem] = []
         player = state.turn & 1
         name = state.names[player]

@@ -1,0 +1,1 @@
+"""Benchmarks for LCN: ``python -m bench`` prints the table of docs/performance.md."""

@@ -1,0 +1,123 @@
+"""The site under load: gunicorn on loopback, wrk as the bounded load generator.
+
+Measures requests/s and latency percentiles for a replay page, ``POST /api/v1/validate``
+and a static file of the replay page's size served by the same server, so the ratio says
+what rendering a replay costs over plain serving on this machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+DURATION = "8s"
+CONNECTIONS = "8"
+THREADS = "2"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait(url: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"server did not answer at {url}")
+
+
+def _wrk(url: str, script: Path | None = None) -> dict[str, float]:
+    command = ["wrk", "-t", THREADS, "-c", CONNECTIONS, "-d", DURATION, "--latency"]
+    if script is not None:
+        command += ["-s", str(script)]
+    out = subprocess.run([*command, url], capture_output=True, text=True, check=True,
+                         timeout=60).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+
+    def percentile(name: str) -> float:
+        match = re.search(rf"\s{name}%\s+([\d.]+)(us|ms|s)", out)
+        if match is None:
+            return float("nan")
+        value, unit = float(match.group(1)), match.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": rps, "p50": percentile("50"), "p99": percentile("99"),
+            "errors": float(non2xx.group(1)) if non2xx else 0.0}
+
+
+def bench_site(table: Any) -> None:
+    if shutil.which("wrk") is None:
+        table.add("site under load", "n/a", "install Debian's wrk")
+        return
+    try:
+        import replay_server
+    except ModuleNotFoundError:
+        table.add("site under load", "n/a", "replay_server not installed")
+        return
+    sample = Path(__file__).resolve().parent.parent / "samples" / "classic"
+    game_file = next(iter(sorted(sample.glob("*.lcn"))), None)
+    if game_file is None:
+        table.add("site under load", "n/a", "no classic sample")
+        return
+    game_text = game_file.read_text()
+    static_dir = Path(replay_server.__file__).resolve().parent / "static"
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, LCN_DATA_DIR=tmp, LCN_RATELIMIT_ENABLED="0",
+                   LCN_RATELIMIT="1000000/minute")
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level",
+             "warning", "replay_server:create_app()"], env=env)
+        static_file = static_dir / f"_bench_{os.getpid()}.html"
+        try:
+            _wait(base + "/")
+            request = urllib.request.Request(
+                base + "/api/v1/games", data=json.dumps({"lcn": game_text}).encode(),
+                headers={"Content-Type": "application/json"}, method="POST")
+            answer = json.loads(urllib.request.urlopen(request, timeout=10).read())
+            game = answer["games"][0] if "games" in answer else answer
+            page_url = base + game["url"] + "?turn=20"
+            page = urllib.request.urlopen(page_url, timeout=10).read()
+            static_file.write_bytes(b"x" * len(page))
+            script = Path(tmp) / "post.lua"
+            body = json.dumps({"lcn": game_text})
+            script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                              f"wrk.body = {json.dumps(body)}\n")
+            results = {
+                "replay page": _wrk(page_url),
+                "POST /api/v1/validate": _wrk(base + "/api/v1/validate", script),
+                f"static file of the same size ({len(page):,} B)": _wrk(
+                    base + "/static/" + static_file.name),
+            }
+        finally:
+            static_file.unlink(missing_ok=True)
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    static_rps = list(results.values())[-1]["rps"]
+    for name, figures in results.items():
+        table.add(f"site: {name}", f"{figures['rps']:,.0f} req/s",
+                  f"p50 {figures['p50']:.1f} ms, p99 {figures['p99']:.1f} ms, "
+                  f"{figures['rps'] / static_rps:.0%} of static"
+                  + (f", {figures['errors']:.0f} non-2xx" if figures["errors"] else ""))

@@ -1,0 +1,1056 @@
+"""Lost Cities: Rivals (2-4 players): cards, turns, auctions, gold, piles and scoring.
+
+Every card of Rivals is public once it is uncovered, so a record that names each uncovered
+card (as LCN requires) can be checked turn by turn without knowing how the piles were shuffled.
+What a record without the piles cannot show is which card is the last of a pile: the engine
+counts the cards uncovered instead (20 per pile unless the record says otherwise), as the
+classic engine counts the cards left in its draw pile. When the record gives the piles
+(``Pile1``..``Pile4``), each uncovered card is also checked against them.
+
+One turn is one numbered unit of the movetext (see ``docs/spec-rivals.md``)::
+
+    7. Sabrina1 Jonas- Daniela2 Dominic3 Sabrina4 Daniela- Dominic5 Sabrina- place:R4,R4 box:Gw up:Y7
+
+Rule IDs are those of ``seeds/rivals.md``.
+
+>>> footprints("R5"), footprints("R6"), footprints("Rw")
+(1, 2, 0)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..diagnostics import Severity
+from .base import MoveSyntaxError, Problem, Score, Variant
+
+if TYPE_CHECKING:
+    from ..model import GameRecord
+
+#: The five colours of Rivals, in the order LCN lists expeditions.
+COLOURS = "YBWGR"
+COLOUR_NAMES: dict[str, str] = {"Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "red"}
+VALUES = tuple(range(2, 11))
+#: Copies of each number card per colour (two of 2-5, one of 6-10) and of the wager card.
+NUMBER_COPIES: dict[int, int] = {v: 2 if v <= 5 else 1 for v in VALUES}
+WAGER_COPIES = 3
+#: Starting wager cards per colour (a separate set of ten, not in the piles).
+START_WAGER_COPIES = 2
+TOTAL_GOLD = 36
+PILE_COUNT = 4
+BONUS_NUMBERS = 4
+BONUS_POINTS = 8
+
+_TURN_RULE = "LCN-RIVALS-TURN"
+_PLAYER_RULE = "LCN-RIVALS-PLAYER"
+
+
+def footprints(card: str) -> int:
+    """Footprints on a card: one on 2-5, two on 6-10, none on a wager (V-SCORE-FOOTPRINTS)."""
+    if card[1:] == "w":
+        return 0
+    return 1 if int(card[1:]) <= 5 else 2
+
+
+def card_value(card: str) -> int:
+    """The number on a card; 0 for a wager."""
+    return 0 if card[1:] == "w" else int(card[1:])
+
+
+def card_set() -> dict[str, int]:
+    """The 80 cards of the piles: card → copies (V-SETUP-CARDS).
+
+    >>> cards = card_set()
+    >>> sum(cards.values()), cards["R4"], cards["R9"], cards["Gw"]
+    (80, 2, 1, 3)
+    """
+    cards: dict[str, int] = {}
+    for colour in COLOURS:
+        cards[colour + "w"] = WAGER_COPIES
+        for value in VALUES:
+            cards[f"{colour}{value}"] = NUMBER_COPIES[value]
+    return cards
+
+
+def all_cards() -> list[str]:
+    """Every card of the piles, copies repeated, in colour order."""
+    return [card for card, copies in card_set().items() for _ in range(copies)]
+
+
+TOTAL_CARDS = sum(card_set().values())
+PILE_SIZE = TOTAL_CARDS // PILE_COUNT
+
+
+def parse_card(text: str, offset: int = 0) -> str:
+    """The canonical form of a card token (``r7`` → ``R7``, ``gW`` → ``Gw``)."""
+    if not text:
+        raise MoveSyntaxError("expected a card: a colour letter (Y B W G R) and 2-10 or `w`",
+                              offset, 1, code="bad-card", rule="V-SETUP-CARDS")
+    colour = text[0].upper()
+    if colour not in COLOURS:
+        raise MoveSyntaxError(
+            f"unknown colour `{text[0]}` in `{text}`: Rivals has the colours Y B W G R",
+            offset, len(text), code="bad-card", rule="V-SETUP-CARDS")
+    rank = text[1:]
+    if rank in ("w", "W"):
+        return colour + "w"
+    if rank.isdigit() and not rank.startswith("0") and int(rank) in VALUES:
+        return f"{colour}{int(rank)}"
+    raise MoveSyntaxError(
+        f"unknown card `{text}`: a card is a colour and a value 2-10, or `w` for a wager",
+        offset, len(text), code="bad-card", rule="V-SETUP-CARDS")
+
+
+# -- moves ------------------------------------------------------------------------------
+
+
+class Item(NamedTuple):
+    """A part of a turn and where it stands in the turn's text (for precise diagnostics)."""
+
+    value: Any
+    offset: int
+    length: int
+
+
+class Bid(NamedTuple):
+    """A bid (``amount``) or a pass (``amount`` None) by the player in ``seat`` (0-based).
+
+    ``token`` is the canonical name of the player in the movetext, so that the move can be
+    written back without the state.
+    """
+
+    seat: int
+    amount: int | None
+    token: str
+    offset: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class RivalsMove:
+    """One turn: an uncover (no bids) or an auction (bids, placements, a return, an uncover).
+
+    ``up_box`` says the record wrote that the uncovered card goes to the box (``>box``);
+    ``share`` and ``rest`` are the written share-out of the supply; all three are checked,
+    never required.
+    """
+
+    bids: tuple[Bid, ...]
+    place: tuple[Item, ...]
+    box: Item | None
+    up: Item
+    up_box: bool = False
+    share: Item | None = None
+    rest: Item | None = None
+
+    @property
+    def is_auction(self) -> bool:
+        return bool(self.bids)
+
+
+def format_move(move: RivalsMove) -> str:
+    """The canonical text of a turn."""
+    words = [f"{bid.token}{'-' if bid.amount is None else bid.amount}" for bid in move.bids]
+    if move.place:
+        words.append("place:" + ",".join(item.value for item in move.place))
+    if move.box is not None:
+        words.append(f"box:{move.box.value}")
+    words.append(f"up:{move.up.value}{'>box' if move.up_box else ''}")
+    if move.share is not None:
+        words.append(f"share:{move.share.value}")
+    if move.rest is not None:
+        words.append(f"rest:{move.rest.value}")
+    return " ".join(words)
+
+
+_WORD = re.compile(r"\S+")
+_SEAT_BID = re.compile(r"[Pp]([1-9])(\d+)")
+_SEAT = re.compile(r"[Pp]([1-9])")
+_AMOUNT = re.compile(r"(.*?)(\d+)")
+_KEYWORDS = ("place", "box", "up", "share", "rest")
+#: Phase of a turn reached by each keyword: words must come in this order.
+_PHASE = {"place": 1, "box": 2, "up": 3, "share": 4, "rest": 5}
+
+
+def player_tokens(names: list[str]) -> list[str]:
+    """How each player is written in the movetext: the name, or ``P<seat>``.
+
+    A name is used when it is made of letters only, is not ``P`` and no other player's name
+    differs from it only in case; otherwise the seat form ``P1``..``P4`` is (LCN-RIVALS-PLAYER).
+
+    >>> player_tokens(["Ada", "Bo", "Jean Luc", "ada"])
+    ['P1', 'Bo', 'P3', 'P4']
+    """
+    folded = [name.casefold() for name in names]
+    tokens = []
+    for seat, name in enumerate(names):
+        usable = name.isalpha() and folded[seat] != "p" and folded.count(folded[seat]) == 1
+        tokens.append(name if usable else f"P{seat + 1}")
+    return tokens
+
+
+def _count(text: str, offset: int, what: str) -> int:
+    if not text.isdigit():
+        raise MoveSyntaxError(f"`{text or '(nothing)'}` after `{what}:`: expected a number of coins",
+                              offset, max(len(text), 1), rule=_TURN_RULE)
+    return int(text)
+
+
+_PARSE_CACHE: dict[tuple[tuple[str, ...], str], RivalsMove] = {}
+
+
+def parse_move(text: str, tokens: list[str]) -> RivalsMove:
+    """Parse a turn's text leniently (any case), or raise with what was expected.
+
+    ``tokens`` are the players' movetext names in seat order (:func:`player_tokens`).
+
+    >>> format_move(parse_move("ada1 BO- place:r4,R4 Box:gw UP:y7", ["Ada", "Bo"]))
+    'Ada1 Bo- place:R4,R4 box:Gw up:Y7'
+    """
+    key = (tuple(tokens), text)
+    cached = _PARSE_CACHE.get(key)
+    if cached is not None:
+        return cached
+    move = _parse_move(text, tokens)
+    if len(_PARSE_CACHE) < 100_000:
+        _PARSE_CACHE[key] = move
+    return move
+
+
+def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
+    lookup = {token.casefold(): seat for seat, token in enumerate(tokens)}
+    bids: list[Bid] = []
+    place: list[Item] = []
+    box: Item | None = None
+    up: Item | None = None
+    up_box = False
+    share: Item | None = None
+    rest: Item | None = None
+    phase = 0
+    for match in _WORD.finditer(text):
+        word, start = match.group(), match.start()
+        key, colon, value = word.partition(":")
+        if colon:
+            keyword = key.lower()
+            if keyword not in _PHASE:
+                raise MoveSyntaxError(
+                    f"unknown word `{key}:`: expected one of {', '.join(k + ':' for k in _KEYWORDS)}, "
+                    "or a bid (`Ada3`) or pass (`Ada-`)", start, len(key) + 1, rule=_TURN_RULE)
+            at = start + len(key) + 1
+            wanted = _PHASE[keyword]
+            if wanted <= phase:
+                if keyword == "box" and phase == 2:
+                    raise MoveSyntaxError("a second `box:`: the winner returns at most one card "
+                                          "to the box", start, len(word), code="box-twice",
+                                          rule="V-AUCTION-BOX")
+                if keyword == "up" and phase >= 3:
+                    raise MoveSyntaxError("a second `up:`: a turn uncovers one card (the auction's "
+                                          "winner uncovers one, at the end)", start, len(word),
+                                          rule="V-TURN-ACTION")
+                order = "bids and passes, place:, box:, up:, share:, rest:"
+                raise MoveSyntaxError(f"`{key}:` is out of place: a turn is written in the order "
+                                      f"{order}", start, len(word), rule=_TURN_RULE)
+            if keyword in ("place", "box") and not bids:
+                raise MoveSyntaxError(
+                    f"`{key}:` without an auction: only the winner of an auction places cards or "
+                    "returns one to the box; write the bids and passes first (`Ada1 Bo- ...`)",
+                    start, len(word), code="no-auction", rule="V-TURN-ACTION")
+            if keyword in ("share", "rest") and up is None:
+                raise MoveSyntaxError(f"`{key}:` comes after the uncovered card (`up:<card>`)",
+                                      start, len(word), rule=_TURN_RULE)
+            phase = wanted
+            if keyword == "place":
+                pos = at
+                for part in value.split(","):
+                    place.append(Item(parse_card(part, pos), pos, max(len(part), 1)))
+                    pos += len(part) + 1
+            elif keyword == "box":
+                box = Item(parse_card(value, at), at, max(len(value), 1))
+            elif keyword == "up":
+                card_text = value
+                if value.lower().endswith(">box"):
+                    card_text = value[:-4]
+                    up_box = True
+                elif ">" in value:
+                    cut = value.index(">")
+                    raise MoveSyntaxError(f"`{value[cut:]}`: only `>box` may follow the uncovered "
+                                          "card (it goes to the box)", at + cut, len(value) - cut,
+                                          rule=_TURN_RULE)
+                up = Item(parse_card(card_text, at), at, max(len(card_text), 1))
+            elif keyword == "share":
+                share = Item(_count(value, at, key), at, max(len(value), 1))
+            else:
+                rest = Item(_count(value, at, key), at, max(len(value), 1))
+            continue
+        if phase > 0:
+            raise MoveSyntaxError(f"`{word}` is out of place: bids and passes come before place:, "
+                                  "box: and up:", start, len(word), rule=_TURN_RULE)
+        bids.append(_parse_bid(word, start, tokens, lookup))
+    if up is None:
+        if bids:
+            raise MoveSyntaxError(
+                "the auction's winner must uncover a card to end it: expected `up:<card>` after "
+                "the bids (and any place:/box:)", len(text), 1, code="no-uncover",
+                rule="V-AUCTION-UNCOVER")
+        raise MoveSyntaxError("empty turn: expected `up:<card>` (uncover) or an auction "
+                              "(`Ada1 Bo- ... up:<card>`)", 0, max(len(text), 1), rule=_TURN_RULE)
+    return RivalsMove(tuple(bids), tuple(place), box, up, up_box, share, rest)
+
+
+def _parse_bid(word: str, start: int, tokens: list[str], lookup: dict[str, int]) -> Bid:
+    expected = ", ".join(tokens)
+    if word.endswith("-"):
+        who, amount = word[:-1], None
+        seat = lookup.get(who.casefold())
+        if seat is None:
+            match = _SEAT.fullmatch(who)
+            if match is not None and int(match.group(1)) <= len(tokens):
+                seat = int(match.group(1)) - 1
+    else:
+        found = _AMOUNT.fullmatch(word)
+        if found is None:
+            raise MoveSyntaxError(
+                f"`{word}` is not a bid or a pass: expected a player and an amount (`{tokens[0]}3`), "
+                f"a player and `-` (`{tokens[0]}-`), or place:/box:/up:", start, len(word),
+                rule=_TURN_RULE)
+        who, amount = found.group(1), int(found.group(2))
+        seat = lookup.get(who.casefold())
+        if seat is None:
+            match = _SEAT_BID.fullmatch(word)
+            if match is not None and int(match.group(1)) <= len(tokens):
+                seat, amount = int(match.group(1)) - 1, int(match.group(2))
+    if seat is None:
+        if not who:
+            raise MoveSyntaxError(f"`{word}`: a bid names its player first (`{tokens[0]}{word}`)",
+                                  start, len(word), code="unknown-player", rule=_PLAYER_RULE)
+        raise MoveSyntaxError(f"unknown player `{who}` in `{word}`: the players are {expected} "
+                              f"(or P1..P{len(tokens)})", start, len(who), code="unknown-player",
+                              rule=_PLAYER_RULE)
+    return Bid(seat, amount, tokens[seat], start, len(word))
+
+
+# -- scoring ----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ExpeditionScore:
+    """One expedition's score with every step of the rulebook's computation."""
+
+    colour: str
+    cards: list[str]
+    wagers: int
+    numbers: int
+    footprints: int
+    multiplier: int
+    bonus: int
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"colour": self.colour, "cards": list(self.cards), "wagers": self.wagers,
+                "numbers": self.numbers, "footprints": self.footprints,
+                "multiplier": self.multiplier, "bonus": self.bonus, "points": self.points}
+
+
+def score_expedition(colour: str, cards: list[str]) -> ExpeditionScore:
+    """Footprints × (1 + wagers), plus 8 for four or more number cards (not multiplied).
+
+    The rulebook's scoring example, red: two wagers and 6 footprints on four number cards:
+
+    >>> score_expedition("R", ["Rw", "Rw", "R3", "R4", "R7", "R9"]).points
+    26
+    """
+    wagers = sum(1 for card in cards if card[1:] == "w")
+    numbers = len(cards) - wagers
+    steps = sum(footprints(card) for card in cards)
+    multiplier = 1 + wagers
+    bonus = BONUS_POINTS if numbers >= BONUS_NUMBERS else 0
+    return ExpeditionScore(colour, list(cards), wagers, numbers, steps, multiplier, bonus,
+                           steps * multiplier + bonus)
+
+
+# -- state ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class AuctionRecord:
+    """What the last auction did, for snapshots and ``lcn show``."""
+
+    turn: int
+    bids: list[tuple[int, int | None]]
+    winner: int | None
+    price: int
+    placed: list[str]
+    boxed: str | None
+    uncovered: str | None = None
+
+
+class RivalsState:
+    """The table after some turns: display, expeditions, gold, supply, piles, box."""
+
+    __slots__ = (
+        "auction",
+        "box",
+        "display",
+        "expeditions",
+        "free",
+        "gold",
+        "in_pile",
+        "last",
+        "last_share",
+        "last_up",
+        "names",
+        "pile",
+        "pile_cards",
+        "player",
+        "players",
+        "sizes",
+        "start_wagers",
+        "supply",
+        "tokens",
+        "tops",
+        "turn",
+        "uncovered",
+    )
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.players = len(names)
+        self.tokens = player_tokens(names)
+        self.gold = [TOTAL_GOLD // self.players] * self.players
+        self.supply = 0
+        self.expeditions: list[dict[str, list[str]]] = [{c: [] for c in COLOURS}
+                                                        for _ in range(self.players)]
+        #: Highest number per player and colour (0: no number card yet, wagers allowed).
+        self.tops: list[dict[str, int]] = [dict.fromkeys(COLOURS, 0) for _ in range(self.players)]
+        self.start_wagers: list[list[str]] = [[] for _ in range(self.players)]
+        self.display: list[str] = []
+        self.box: list[str] = []
+        self.sizes = [PILE_SIZE] * PILE_COUNT
+        #: The piles from the Pile tags (top card first), None where the record does not say.
+        self.pile_cards: list[list[str] | None] = [None] * PILE_COUNT
+        #: Copies of each card that can still come out of the piles the record does not give.
+        self.free = card_set()
+        self.pile = 0
+        self.in_pile = 0
+        self.uncovered = 0
+        self.player = 0
+        self.turn = 0
+        self.last: RivalsMove | None = None
+        self.last_up: str | None = None
+        self.last_share: tuple[int, int] | None = None
+        self.auction: AuctionRecord | None = None
+
+    @property
+    def total(self) -> int:
+        return sum(self.sizes)
+
+    @property
+    def cards_left(self) -> int:
+        return self.total - self.uncovered
+
+    @property
+    def over(self) -> bool:
+        return self.uncovered >= self.total
+
+    def can_use(self, player: int, card: str) -> bool:
+        """Whether a player could place the card now (V-PLACE-WAGER-FIRST, V-PLACE-ASCENDING)."""
+        top = self.tops[player][card[0]]
+        if card[1:] == "w":
+            return top == 0
+        return int(card[1:]) >= top
+
+    def places_of(self, card: str) -> list[str]:
+        """Where the copies of a card already seen are, in words (for messages)."""
+        places = []
+        for player, exps in enumerate(self.expeditions):
+            cards = exps[card[0]]
+            extra = cards.count(card) - (self.start_wagers[player].count(card) if card[1:] == "w"
+                                         else 0)
+            places += [f"in {self.names[player]}'s {COLOUR_NAMES[card[0]]} expedition"] * extra
+        places += ["in the display"] * self.display.count(card)
+        places += ["in the box"] * self.box.count(card)
+        for index, pile in enumerate(self.pile_cards):
+            if pile is not None:
+                start = self.in_pile if index == self.pile else 0
+                if index >= self.pile:
+                    places += [f"in Pile{index + 1}"] * pile[start:].count(card)
+        return places
+
+
+# -- the variant ------------------------------------------------------------------------
+
+
+class RivalsVariant(Variant[RivalsState, RivalsMove]):
+    """Lost Cities: Rivals through the variant interface."""
+
+    name = "rivals"
+    title = "Lost Cities: Rivals"
+    turn_unit = "numbered"
+    rule_game_over = "V-END-LAST-CARD"
+    rule_result = "V-END-RESULT"
+    rule_turn_order = "V-TURN-ORDER"
+    min_players = 2
+    max_players = 4
+
+    # -- setup ------------------------------------------------------------------------
+    def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:
+        problems: list[Problem] = []
+        names: list[str] = []
+        for seat in range(1, 6):
+            name = record.tags.get(f"Player{seat}")
+            if name is None:
+                break
+            names.append(name)
+        later = [seat for seat in range(len(names) + 2, 7) if f"Player{seat}" in record.tags]
+        if later:
+            problems.append(Problem(
+                "player-count", "V-SETUP-PLAYERS",
+                f"Player{later[0]} is given but Player{len(names) + 1} is not: players are named "
+                "in seat order without gaps", tag=f"Player{later[0]}"))
+        if len(names) > self.max_players:
+            problems.append(Problem(
+                "player-count", "V-SETUP-PLAYERS",
+                f"Lost Cities: Rivals is for 2-4 players, but {len(names)} are given; only the "
+                "first 4 are used", tag=f"Player{len(names)}"))
+            names = names[:self.max_players]
+        if len(names) < self.min_players:
+            missing = f"Player{len(names) + 1}"
+            problems.append(Problem(
+                "player-count", "V-SETUP-PLAYERS",
+                f"no {missing} tag: Lost Cities: Rivals is for 2-4 players, named by the tags "
+                "Player1..Player4; 2 players are assumed", tag=missing if names else None))
+            names += [f"Player {seat}" for seat in range(len(names) + 1, self.min_players + 1)]
+        return names, problems
+
+    def players(self, record: GameRecord, state: RivalsState | None = None) -> list[str]:
+        if state is not None:
+            return list(state.names)
+        return self._seats(record)[0]
+
+    def setup(self, record: GameRecord) -> tuple[RivalsState, list[Problem]]:
+        names, problems = self._seats(record)
+        state = RivalsState(names)
+        self._setup_wagers(record, state, problems)
+        self._setup_piles(record, state, problems)
+        return state, problems
+
+    @staticmethod
+    def _setup_wagers(record: GameRecord, state: RivalsState, problems: list[Problem]) -> None:
+        dealt: dict[str, list[int]] = {c: [] for c in COLOURS}
+        for seat in range(state.players):
+            tag = f"Wagers{seat + 1}"
+            text = record.tags.get(tag)
+            name = state.names[seat]
+            if text is None:
+                problems.append(Problem(
+                    "missing-tag", "V-SETUP-START-WAGERS",
+                    f"no {tag} tag: each player starts with two wager cards of different colours "
+                    f"(e.g. [{tag} \"Rw Bw\"]); {name} is taken to have none",
+                    tag="Player" + str(seat + 1) if f"Player{seat + 1}" in record.tags else None))
+                continue
+            try:
+                cards = [parse_card(word) for word in text.split()]
+            except MoveSyntaxError as exc:
+                problems.append(Problem("tag-value", "V-SETUP-START-WAGERS",
+                                        f"{tag}: {exc.message}", tag=tag))
+                continue
+            numbers = [card for card in cards if card[1:] != "w"]
+            if numbers:
+                problems.append(Problem("tag-value", "V-SETUP-START-WAGERS",
+                                        f"{tag}: {numbers[0]} is not a wager card: the starting "
+                                        "cards are two wager cards (`Rw Bw`)", tag=tag))
+                continue
+            if len(cards) != 2 or cards[0] == cards[1]:
+                what = (f"{len(cards)} card{'s' if len(cards) != 1 else ''}" if len(cards) != 2
+                        else f"two {COLOUR_NAMES[cards[0][0]]} wagers")
+                problems.append(Problem(
+                    "start-wagers", "V-SETUP-START-WAGERS",
+                    f"{tag} holds {what}: each player starts with two wager cards of different "
+                    "colours", tag=tag))
+                if len(cards) != 2:
+                    continue
+                cards = cards[:1]
+            for card in cards:
+                dealt[card[0]].append(seat)
+                state.start_wagers[seat].append(card)
+                state.expeditions[seat][card[0]].append(card)
+        for colour, seats in dealt.items():
+            if len(seats) > START_WAGER_COPIES:
+                who = ", ".join(state.names[s] for s in seats)
+                problems.append(Problem(
+                    "start-wager-supply", "V-SETUP-START-WAGER-CARDS",
+                    f"{len(seats)} players start with a {COLOUR_NAMES[colour]} wager ({who}), but "
+                    f"there are only {START_WAGER_COPIES} {COLOUR_NAMES[colour]} starting wager "
+                    "cards", tag=f"Wagers{seats[-1] + 1}"))
+
+    @staticmethod
+    def _setup_piles(record: GameRecord, state: RivalsState, problems: list[Problem]) -> None:
+        sizes: list[int] | None = None
+        text = record.tags.get("PileSizes")
+        if text is not None:
+            words = text.split()
+            if len(words) != PILE_COUNT or not all(w.isdigit() for w in words):
+                problems.append(Problem(
+                    "tag-value", "V-SETUP-PILES",
+                    f'PileSizes "{text}": expected the sizes of the {PILE_COUNT} piles, e.g. '
+                    f'"{" ".join([str(PILE_SIZE)] * PILE_COUNT)}"; 20 each is assumed',
+                    tag="PileSizes"))
+            else:
+                sizes = [int(w) for w in words]
+        final = list(sizes) if sizes is not None else [PILE_SIZE] * PILE_COUNT
+        counts: dict[str, int] = {}
+        for index in range(PILE_COUNT):
+            tag = f"Pile{index + 1}"
+            text = record.tags.get(tag)
+            if text is None:
+                continue
+            try:
+                cards = [parse_card(word) for word in text.split()]
+            except MoveSyntaxError as exc:
+                problems.append(Problem("pile-invalid", "V-SETUP-CARDS", f"{tag}: {exc.message}",
+                                        tag=tag))
+                continue
+            if sizes is not None and len(cards) != sizes[index]:
+                problems.append(Problem(
+                    "pile-invalid", "V-SETUP-PILES",
+                    f"{tag} has {len(cards)} cards but PileSizes gives pile {index + 1} "
+                    f"{sizes[index]}", tag=tag))
+            final[index] = len(cards)
+            state.pile_cards[index] = cards
+            for card in cards:
+                counts[card] = counts.get(card, 0) + 1
+        full = card_set()
+        for card, count in counts.items():
+            if count > full[card]:
+                tags = [f"Pile{i + 1}" for i, pile in enumerate(state.pile_cards)
+                        if pile is not None and card in pile]
+                problems.append(Problem(
+                    "pile-invalid", "V-SETUP-CARDS",
+                    f"the piles hold {count} {card} cards ({', '.join(tags)}), but the game has "
+                    f"{full[card]}", tag=tags[-1]))
+            state.free[card] = max(0, full[card] - count)
+        tag = next((t for t in ("PileSizes", "Pile4", "Pile3", "Pile2", "Pile1")
+                    if t in record.tags), None)
+        if any(size < 1 for size in final):
+            problems.append(Problem(
+                "pile-invalid", "V-SETUP-PILES",
+                f"pile sizes {' '.join(map(str, final))}: every pile holds at least one card",
+                tag=tag))
+            final = [PILE_SIZE] * PILE_COUNT
+        elif sum(final) != TOTAL_CARDS:
+            problems.append(Problem(
+                "pile-invalid", "V-SETUP-PILES",
+                f"the four piles hold {sum(final)} cards ({' + '.join(map(str, final))}); together "
+                f"they hold all {TOTAL_CARDS}", tag=tag))
+        elif max(final) - min(final) > 2:
+            problems.append(Problem(
+                "pile-uneven", "V-SETUP-PILES",
+                f"pile sizes {' '.join(map(str, final))}: the rulebook asks for more or less equal "
+                "piles", Severity.WARNING, tag=tag))
+        state.sizes = final
+        for index, pile in enumerate(state.pile_cards):
+            if pile is not None and len(pile) != final[index]:
+                state.pile_cards[index] = None  # the tag cannot be followed: count its cards free
+                for card in pile:
+                    state.free[card] = min(state.free[card] + 1, card_set()[card])
+
+    # -- turns ------------------------------------------------------------------------
+    def parse_move(self, state: RivalsState, text: str) -> RivalsMove:
+        return parse_move(text, state.tokens)
+
+    def format_move(self, move: RivalsMove) -> str:
+        return format_move(move)
+
+    def current_player(self, state: RivalsState) -> int:
+        return state.player
+
+    def is_over(self, state: RivalsState) -> bool:
+        return state.over
+
+    def end_reason(self, state: RivalsState) -> str:
+        return "the last card of the last pile was uncovered"
+
+    def progress(self, state: RivalsState) -> str:
+        left = state.cards_left
+        in_pile = state.sizes[state.pile] - state.in_pile if state.pile < PILE_COUNT else 0
+        return (f"{left} card{'s' if left != 1 else ''} still to uncover, {in_pile} of them in "
+                f"pile {state.pile + 1} of {PILE_COUNT}")
+
+    def apply(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
+        problems: list[Problem] = []
+        player = state.player
+        state.last_share = None
+        if move.bids:
+            actor = self._auction(state, move, problems)
+            state.player = (actor + 1) % state.players
+        else:
+            actor = player
+            self._uncover(state, actor, move, problems)
+            state.player = (player + 1) % state.players
+        state.turn += 1
+        state.last = move
+        return problems
+
+    def _auction(self, state: RivalsState, move: RivalsMove, problems: list[Problem]) -> int:
+        """Run the bids, pay, place, return and uncover; the winner's seat."""
+        names = state.names
+        opener = state.player
+        if not state.display:
+            first = move.bids[0]
+            problems.append(Problem(
+                "empty-display", "V-AUCTION-DISPLAY",
+                f"{names[opener]} cannot start an auction: the display is empty (uncover a card "
+                "instead)", offset=first.offset, length=first.length))
+        active = list(range(state.players))
+        high = 0
+        winner: int | None = None
+        expected = opener
+        ended_at: Bid | None = None
+        for index, bid in enumerate(move.bids):
+            who = names[bid.seat]
+            if winner is not None and len(active) == 1:
+                if ended_at is None:
+                    ended_at = bid
+                    problems.append(Problem(
+                        "after-auction-end", "V-AUCTION-END",
+                        f"the auction is over: everyone but {names[active[0]]} has passed, so "
+                        f"{names[active[0]]} has won it for {high}; `{self._word(bid)}` cannot follow",
+                        offset=bid.offset, length=bid.length))
+                continue
+            if index == 0:
+                if bid.seat != opener:
+                    problems.append(Problem(
+                        "turn-order", "V-TURN-ORDER",
+                        f"it is {names[opener]}'s turn, so {names[opener]} opens the auction, not "
+                        f"{who}", offset=bid.offset, length=bid.length))
+                if bid.amount is None:
+                    problems.append(Problem(
+                        "auction-open", "V-AUCTION-OPEN",
+                        f"{who} opens the auction with a pass: an auction starts with a bid of at "
+                        "least 1", offset=bid.offset, length=bid.length))
+            elif bid.seat not in active:
+                problems.append(Problem(
+                    "bid-after-pass", "V-AUCTION-PASS-OUT",
+                    f"{who} passed earlier in this auction and is out of it", offset=bid.offset,
+                    length=bid.length))
+                continue
+            elif bid.seat != expected:
+                problems.append(Problem(
+                    "bid-order", "V-AUCTION-ORDER",
+                    f"it is {names[expected]}'s turn to bid or pass, not {who}'s (the auction goes "
+                    "clockwise)", offset=bid.offset, length=bid.length))
+            if bid.amount is None:
+                if bid.seat in active:
+                    active.remove(bid.seat)
+            else:
+                amount = bid.amount
+                if amount < 1:
+                    problems.append(Problem(
+                        "bid-too-low", "V-AUCTION-MIN-BID",
+                        f"{who} bids {amount}: a bid is at least 1 gold coin", offset=bid.offset,
+                        length=bid.length))
+                elif amount <= high:
+                    problems.append(Problem(
+                        "bid-not-higher", "V-AUCTION-RAISE",
+                        f"{who} bids {amount}, but the highest bid is already {high}: a bid must "
+                        "be higher (or pass)", offset=bid.offset, length=bid.length))
+                if amount > state.gold[bid.seat]:
+                    problems.append(Problem(
+                        "bid-funds", "V-AUCTION-FUNDS",
+                        f"{who} bids {amount} but holds only {state.gold[bid.seat]} gold",
+                        offset=bid.offset, length=bid.length))
+                if amount > high:
+                    high, winner = amount, bid.seat
+            expected = self._next_active(active, bid.seat, state.players)
+            if winner is None and not active:
+                break
+        if winner is None:
+            winner = opener
+        elif len(active) > 1:
+            still = [s for s in active if s != winner] or active
+            at = move.place[0] if move.place else (move.box if move.box is not None else move.up)
+            waiting = ", ".join(names[s] for s in still)
+            problems.append(Problem(
+                "auction-unfinished", "V-AUCTION-END",
+                f"the auction is not over: {waiting} {'has' if len(still) == 1 else 'have'} not "
+                f"passed (expected {names[expected]} to bid or pass before the winner takes cards)",
+                offset=at.offset, length=at.length))
+        winner_name = names[winner]
+        price = min(high, max(state.gold[winner], 0))
+        state.gold[winner] -= price
+        state.supply += price
+        record = AuctionRecord(state.turn + 1, [(b.seat, b.amount) for b in move.bids], winner,
+                               high, [], None)
+        state.auction = record
+        for item in move.place:
+            card = item.value
+            if card not in state.display:
+                problems.append(Problem(
+                    "not-in-display", "V-PLACE-DISPLAY",
+                    f"{winner_name} cannot place {card}: it is not in the display "
+                    f"({self._display_words(state)})", offset=item.offset, length=item.length))
+                continue
+            state.display.remove(card)
+            record.placed.append(card)
+            self._place(state, winner, item, problems)
+        if move.box is not None:
+            card = move.box.value
+            if card in state.display:
+                state.display.remove(card)
+                state.box.append(card)
+                record.boxed = card
+            else:
+                placed = " (it was just placed)" if card in record.placed else ""
+                problems.append(Problem(
+                    "box-not-in-display", "V-AUCTION-BOX",
+                    f"{winner_name} cannot return {card} to the box: it is not in the display"
+                    f"{placed} ({self._display_words(state)})", offset=move.box.offset,
+                    length=move.box.length))
+        self._uncover(state, winner, move, problems)
+        record.uncovered = state.last_up
+        return winner
+
+    @staticmethod
+    def _word(bid: Bid) -> str:
+        return f"{bid.token}{'-' if bid.amount is None else bid.amount}"
+
+    @staticmethod
+    def _next_active(active: list[int], seat: int, players: int) -> int:
+        for step in range(1, players + 1):
+            candidate = (seat + step) % players
+            if candidate in active:
+                return candidate
+        return seat
+
+    @staticmethod
+    def _display_words(state: RivalsState) -> str:
+        return "the display holds " + " ".join(state.display) if state.display else \
+            "the display is empty"
+
+    @staticmethod
+    def _place(state: RivalsState, player: int, item: Item, problems: list[Problem]) -> None:
+        card = item.value
+        colour = card[0]
+        name = state.names[player]
+        expedition = state.expeditions[player][colour]
+        top = state.tops[player][colour]
+        if card[1:] == "w":
+            if top:
+                problems.append(Problem(
+                    "wager-after-number", "V-PLACE-WAGER-FIRST",
+                    f"{name} cannot place a wager on the {COLOUR_NAMES[colour]} expedition: it "
+                    f"already holds the number card {colour}{top}", offset=item.offset,
+                    length=item.length))
+        else:
+            value = int(card[1:])
+            if value < top:
+                problems.append(Problem(
+                    "not-ascending", "V-PLACE-ASCENDING",
+                    f"{card} cannot follow {colour}{top} in {name}'s {COLOUR_NAMES[colour]} "
+                    "expedition: each number must be equal to or higher than the last",
+                    offset=item.offset, length=item.length))
+            else:
+                state.tops[player][colour] = value
+        expedition.append(card)
+
+    def _uncover(self, state: RivalsState, player: int, move: RivalsMove,
+                 problems: list[Problem]) -> None:
+        item = move.up
+        card = item.value
+        name = state.names[player]
+        if state.over:  # only after an error left the game without cards (a bad pile size)
+            return
+        pile = state.pile_cards[state.pile]
+        if pile is not None:
+            actual = pile[state.in_pile]
+            if actual != card:
+                problems.append(Problem(
+                    "wrong-card", "V-UNCOVER-TOP",
+                    f"the top card of pile {state.pile + 1} is {actual}, not {card} "
+                    f"(Pile{state.pile + 1} tag)", offset=item.offset, length=item.length))
+                card = actual
+        elif state.free[card] > 0:
+            state.free[card] -= 1
+        else:
+            copies = card_set()[card]
+            where = "; ".join(state.places_of(card)) or "accounted for"
+            problems.append(Problem(
+                "card-exhausted", "V-SETUP-CARDS",
+                f"{name} cannot uncover {card}: the game has {copies} {card} "
+                f"card{'s' if copies != 1 else ''}, all seen already ({where})",
+                offset=item.offset, length=item.length))
+        state.last_up = card
+        useful = [p for p in range(state.players) if state.can_use(p, card)]
+        if useful:
+            if move.up_box:
+                users = ", ".join(state.names[p] for p in useful)
+                problems.append(Problem(
+                    "not-useless", "V-UNCOVER-USELESS",
+                    f"{card} does not go to the box: {users} can still use it, so it stays in the "
+                    "display", offset=item.offset, length=item.length + 4))
+            state.display.append(card)
+        else:
+            state.box.append(card)
+        state.uncovered += 1
+        state.in_pile += 1
+        ended = state.in_pile >= state.sizes[state.pile]
+        last_pile = state.pile == PILE_COUNT - 1
+        if ended and not last_pile:
+            each, rest = divmod(state.supply, state.players)
+            for seat in range(state.players):
+                state.gold[seat] += each
+            state.supply = rest
+            state.last_share = (each, rest)
+            state.pile += 1
+            state.in_pile = 0
+            if move.share is not None and move.share.value != each:
+                problems.append(Problem(
+                    "share-mismatch", "V-PILE-SHARE",
+                    f"pile {state.pile} ran out: the supply is shared out as {each} coin"
+                    f"{'s' if each != 1 else ''} each, not {move.share.value}",
+                    offset=move.share.offset, length=move.share.length))
+            if move.rest is not None and move.rest.value != rest:
+                problems.append(Problem(
+                    "remainder-mismatch", "V-PILE-REMAINDER",
+                    f"after the share-out {rest} coin{'s' if rest != 1 else ''} stay in the "
+                    f"supply, not {move.rest.value}", offset=move.rest.offset,
+                    length=move.rest.length))
+            return
+        if ended:
+            state.pile = PILE_COUNT - 1
+        for written in (move.share, move.rest):
+            if written is None:
+                continue
+            if ended:
+                problems.append(Problem(
+                    "share-at-end", "V-END-LAST-CARD",
+                    f"{card} is the last card of the last pile: the game ends and no gold is "
+                    "shared out", offset=written.offset, length=written.length))
+            else:
+                left = state.sizes[state.pile] - state.in_pile
+                rule = "V-PILE-SHARE" if written is move.share else "V-PILE-REMAINDER"
+                problems.append(Problem(
+                    "no-share", rule,
+                    f"no pile ran out: {left} card{'s' if left != 1 else ''} remain in pile "
+                    f"{state.pile + 1}, so the supply is not shared out", offset=written.offset,
+                    length=written.length))
+
+    # -- scoring ----------------------------------------------------------------------
+    def score(self, state: RivalsState) -> Score:
+        totals: list[int] = []
+        breakdown: list[dict[str, int]] = []
+        details: list[Any] = []
+        for player in range(state.players):
+            columns = [score_expedition(c, state.expeditions[player][c]) for c in COLOURS]
+            gold = state.gold[player]
+            parts = {col.colour: col.points for col in columns}
+            parts["gold"] = gold
+            totals.append(sum(parts.values()))
+            breakdown.append(parts)
+            details.append({"expeditions": [col.to_json() for col in columns], "gold": gold})
+        return Score(totals, breakdown, details)
+
+    # -- presentation -----------------------------------------------------------------
+    def snapshot(self, state: RivalsState) -> dict[str, Any]:
+        score = self.score(state)
+        auction = state.auction
+        pile_left = state.sizes[state.pile] - state.in_pile if not state.over else 0
+        return {
+            "variant": self.name,
+            "turn": state.turn,
+            "next_player": None if state.over else state.player,
+            "over": state.over,
+            "colours": list(COLOURS),
+            "display": list(state.display),
+            "box": list(state.box),
+            "expeditions": [{c: list(cards) for c, cards in exp.items()}
+                            for exp in state.expeditions],
+            "starting_wagers": [list(w) for w in state.start_wagers],
+            "gold": list(state.gold),
+            "supply": state.supply,
+            "pile": state.pile + 1,
+            "piles": PILE_COUNT,
+            "pile_sizes": list(state.sizes),
+            "pile_left": pile_left,
+            "cards_left": state.cards_left,
+            "last_uncovered": state.last_up,
+            "last_share": (None if state.last_share is None else
+                           {"each": state.last_share[0], "rest": state.last_share[1]}),
+            "auction": None if auction is None else {
+                "turn": auction.turn,
+                "bids": [{"player": seat, "bid": amount} for seat, amount in auction.bids],
+                "winner": auction.winner, "price": auction.price,
+                "placed": list(auction.placed), "boxed": auction.boxed,
+                "uncovered": auction.uncovered},
+            "scores": score.totals,
+            "breakdown": score.breakdown,
+            "last_move": format_move(state.last) if state.last else None,
+        }
+
+    def render_text(self, state: RivalsState, names: list[str], *, view: int | None = None) -> str:
+        score = self.score(state)
+        lines = []
+        status = "game over" if state.over else f"{names[state.player]} to play"
+        if state.over:
+            where = "every card uncovered"
+        else:
+            left = state.sizes[state.pile] - state.in_pile
+            where = f"pile {state.pile + 1} of {PILE_COUNT}: {left} card{'s' if left != 1 else ''} left"
+        lines.append(f"After turn {state.turn}: {status}; {where}")
+        lines.append(f"Display: {' '.join(state.display) or '-'}")
+        lines.append(f"Supply: {state.supply} gold; box: {len(state.box)} card"
+                     f"{'s' if len(state.box) != 1 else ''}")
+        if state.last_share is not None:
+            each, rest = state.last_share
+            lines.append(f"Pile {state.pile} ran out: {each} gold to each player, {rest} left in "
+                         "the supply")
+        auction = state.auction
+        if auction is not None and auction.winner is not None:
+            steps = ", ".join(f"{names[seat]} {'pass' if amount is None else amount}"
+                              for seat, amount in auction.bids)
+            took = " ".join(auction.placed) or "nothing"
+            boxed = f", returned {auction.boxed}" if auction.boxed else ""
+            lines.append(f"Last auction (turn {auction.turn}): {steps}; {names[auction.winner]} won "
+                         f"for {auction.price}, placed {took}{boxed}, uncovered {auction.uncovered}")
+        lines.append("")
+        for player in range(state.players):
+            lines.append(f"{names[player]}: {state.gold[player]} gold")
+            for colour in COLOURS:
+                cards = state.expeditions[player][colour]
+                shown = " ".join(cards) if cards else "-"
+                points = score.breakdown[player][colour]
+                lines.append(f"  {colour} {COLOUR_NAMES[colour]:<7} {shown:<40} {points:>5}")
+            lines.append(f"  {'gold':<50} {state.gold[player]:>5}")
+            lines.append(f"  {'total':<50} {score.totals[player]:>5}")
+        return "\n".join(lines) + "\n"
+
+    def copy_state(self, state: RivalsState) -> RivalsState:
+        other = RivalsState.__new__(RivalsState)
+        other.names = state.names
+        other.players = state.players
+        other.tokens = state.tokens
+        other.gold = list(state.gold)
+        other.supply = state.supply
+        other.expeditions = [{c: list(v) for c, v in e.items()} for e in state.expeditions]
+        other.tops = [dict(t) for t in state.tops]
+        other.start_wagers = state.start_wagers
+        other.display = list(state.display)
+        other.box = list(state.box)
+        other.sizes = list(state.sizes)
+        other.pile_cards = state.pile_cards
+        other.free = dict(state.free)
+        other.pile = state.pile
+        other.in_pile = state.in_pile
+        other.uncovered = state.uncovered
+        other.player = state.player
+        other.turn = state.turn
+        other.last = state.last
+        other.last_up = state.last_up
+        other.last_share = state.last_share
+        other.auction = state.auction
+        return other
+
+
+VARIANT = RivalsVariant()

@@ -175,19 +175,21 @@ _PHASE = {"place": 1, "box": 2, "up": 3, "share": 4, "rest": 5}
 
 
 def player_tokens(names: list[str]) -> list[str]:
-    """How each player is written in the movetext: the name, or ``P<seat>``.
+    """How each player is written in the movetext: the letters of the name, or ``P<seat>``.
 
-    A name is used when it is made of letters only, is not ``P`` and no other player's name
-    differs from it only in case; otherwise the seat form ``P1``..``P4`` is (LCN-RIVALS-PLAYER).
+    The token is the name without what is not a letter (``Mary Ann`` → ``MaryAnn``) when that
+    leaves something other than ``P`` that no other player's token matches in any case;
+    otherwise it is the seat form ``P1``..``P4`` (LCN-RIVALS-PLAYER).
 
-    >>> player_tokens(["Ada", "Bo", "Jean Luc", "ada"])
-    ['P1', 'Bo', 'P3', 'P4']
+    >>> player_tokens(["Ada", "Bo", "Jean-Luc", "ada"])
+    ['P1', 'Bo', 'JeanLuc', 'P4']
     """
-    folded = [name.casefold() for name in names]
+    letters = ["".join(ch for ch in name if ch.isalpha()) for name in names]
+    folded = [word.casefold() for word in letters]
     tokens = []
-    for seat, name in enumerate(names):
-        usable = name.isalpha() and folded[seat] != "p" and folded.count(folded[seat]) == 1
-        tokens.append(name if usable else f"P{seat + 1}")
+    for seat, word in enumerate(letters):
+        usable = bool(word) and folded[seat] != "p" and folded.count(folded[seat]) == 1
+        tokens.append(word if usable else f"P{seat + 1}")
     return tokens
 
 

@@ -177,18 +177,20 @@ _PHASE = {"place": 1, "box": 2, "up": 3, "share": 4, "rest": 5}
 def player_tokens(names: list[str]) -> list[str]:
     """How each player is written in the movetext: the letters of the name, or ``P<seat>``.
 
-    The token is the name without what is not a letter (``Mary Ann`` → ``MaryAnn``) when that
-    leaves something other than ``P`` that no other player's token matches in any case;
-    otherwise it is the seat form ``P1``..``P4`` (LCN-RIVALS-PLAYER).
+    The token is the name without what is not a letter (``Mary Ann`` → ``MaryAnn``) when the
+    name has no digit (``Player 2`` → ``Player2`` would read as a bid) and that leaves
+    something other than ``P`` that no other player's token matches in any case; otherwise it
+    is the seat form ``P1``..``P4`` (LCN-RIVALS-PLAYER).
 
-    >>> player_tokens(["Ada", "Bo", "Jean-Luc", "ada"])
-    ['P1', 'Bo', 'JeanLuc', 'P4']
+    >>> player_tokens(["Ada", "Bo", "Jean-Luc", "ada", "Player 5"])
+    ['P1', 'Bo', 'JeanLuc', 'P4', 'P5']
     """
     letters = ["".join(ch for ch in name if ch.isalpha()) for name in names]
     folded = [word.casefold() for word in letters]
     tokens = []
     for seat, word in enumerate(letters):
-        usable = bool(word) and folded[seat] != "p" and folded.count(folded[seat]) == 1
+        usable = (bool(word) and folded[seat] != "p" and folded.count(folded[seat]) == 1
+                  and not any(ch.isdigit() for ch in names[seat]))
         tokens.append(word if usable else f"P{seat + 1}")
     return tokens
 

@@ -994,6 +994,7 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         }
 
     def render_text(self, state: RivalsState, names: list[str], *, view: int | None = None) -> str:
+        """The table as text. Every card and coin in Rivals is public, so ``view`` hides nothing."""
         score = self.score(state)
         lines = []
         status = "game over" if state.over else f"{names[state.player]} to play"

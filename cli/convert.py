@@ -1,0 +1,119 @@
+"""``lcn convert``: games from play-site logs and engines to LCN, JSON and back.
+
+A thin shell over ``lcn.importers``: read each file, detect or take its format, write the
+games in the output format, and report on standard error what could not be carried over
+and what the official rules say about each game.
+
+Exit status: 0 when every game converted and is valid; 1 when an input cannot be converted,
+a game cannot be written in the output format, or an imported game breaks the rules (it is
+still written, with the problems on standard error); 2 for usage and file errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from lcn.diagnostics import Diagnostic
+from lcn.importers import (
+    ImportError_,
+    export_records,
+    formats,
+    import_text,
+    output_formats,
+)
+from lcn.model import GameRecord
+
+from .io import InputError, render_diagnostic, source_lines, write_atomically
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    path = Path(name)
+    if path.is_dir():
+        raise InputError(f"cannot read '{name}': it is a directory")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read '{name}': {exc.strerror or exc}") from exc
+
+
+def _show(diagnostics: list[Diagnostic], display: str, data: bytes, quiet: bool) -> None:
+    shown = [d for d in diagnostics if d.is_error or not quiet]
+    if not shown:
+        return
+    lines = source_lines(data, (d.line for d in shown if d.line))
+    for d in shown:
+        game = d.extra.get("game")
+        place = display if d.line is not None or game is None else f"{display} (game {game})"
+        click.echo(render_diagnostic(d, place, lines, False), err=True)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--from", "source_format", type=click.Choice([n for n, _ in formats()]),
+              default=None, help="the input format (detected when left out)")
+@click.option("--to", "target_format", type=click.Choice([n for n, _ in output_formats()]),
+              default="lcn", show_default=True, help="the output format")
+@click.option("-o", "--output", default="-", show_default=True,
+              help="where to write the games ('-': standard output)")
+@click.option("-q", "--quiet", is_flag=True, help="report only errors, not notes and warnings")
+def convert(files: tuple[str, ...], source_format: str | None, target_format: str, output: str,
+            quiet: bool) -> None:
+    """Convert game logs in FILES ('-' for standard input) to another format.
+
+    Reads LCN, LCN JSON, OpenSpiel lost_cities histories, Metapyziks game strings, brdg.me
+    logs and commands, and narrated logs (English or German); writes lcn, json, metapyziks
+    (games with their whole deal) or text (the narrated form). Every imported game is
+    checked under the official rules; its problems go to standard error.
+    """
+    records: list[GameRecord] = []
+    status = 0
+    for name in files:
+        display = "<stdin>" if name == "-" else name
+        data = _read(name)
+        try:
+            result = import_text(data, source_format)
+        except ImportError_ as exc:
+            status = 1
+            if exc.diagnostics:
+                _show(exc.diagnostics, display, data, quiet=False)
+                count = len(exc.diagnostics)
+                what = f" as {exc.format}" if exc.format else ""
+                click.echo(f"lcn: {display}: cannot be read{what} ({count} problem"
+                           f"{'s' if count != 1 else ''}); nothing converted", err=True)
+            else:
+                click.echo(f"lcn: {display}: {exc.message}", err=True)
+            continue
+        _show(result.diagnostics, display, data, quiet)
+        invalid = sum(1 for report in result.reports if not report.valid)
+        if not result.valid:
+            status = 1
+        if not quiet or invalid:
+            count = len(result.records)
+            note = f", {invalid} with errors" if invalid else ""
+            click.echo(f"{display}: {count} game{'s' if count != 1 else ''} read as "
+                       f"{result.format}{note}", err=True)
+        records.extend(result.records)
+    if not records:
+        sys.exit(status or 1)
+    exported = export_records(records, target_format)
+    for d in exported.diagnostics:
+        click.echo(f"lcn: {d.message}", err=True)
+    if not exported.complete:
+        status = 1
+    if output == "-":
+        sys.stdout.write(exported.text)
+        sys.stdout.flush()
+    else:
+        try:
+            write_atomically(Path(output), exported.text)
+        except OSError as exc:
+            raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
+    sys.exit(status)
+
+
+COMMANDS = [convert]

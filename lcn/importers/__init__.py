@@ -1,0 +1,269 @@
+"""Importing game logs: one registry of formats for ``lcn convert`` and the site's import form.
+
+Each format is one module with an :class:`Importer`: it recognises its input, converts it
+to classic LCN records and says what it could not carry over. This module picks the format
+(or detects it), validates every imported game under the official rules and places each
+problem at its line in the source. Third-party formats register through the entry point
+group ``lcn.importers`` (an entry point names an Importer instance or class)::
+
+    [project.entry-points."lcn.importers"]
+    bga = "lcn_bga:IMPORTER"
+
+The public API:
+
+* :func:`formats` — ``[(name, title), ...]`` of the formats that can be read;
+* :func:`import_text` — ``ImportResult(records, format, diagnostics, reports)``; raises
+  :class:`ImportError_` (a ValueError) when the input cannot be converted, and its
+  subclass :class:`DetectionError` when no format recognises it;
+* :func:`output_formats` and :func:`export_records` — writing games in a format.
+
+>>> result = import_text("Ada plays the red 7\\nAda draws from the draw pile\\n")
+>>> result.format, result.valid
+('text', True)
+>>> print(result.records[0].turns[0].text)
+R7/d
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+from ..diagnostics import Diagnostic, Severity
+from ..model import GameRecord
+from ..validate import GameReport, validate_games
+from .base import (
+    Conversion,
+    DetectionError,
+    ExportError,
+    Importer,
+    ImportError_,
+    SourceMap,
+    Span,
+    TurnSource,
+    UnknownFormatError,
+    note,
+)
+
+#: The smallest confidence that counts as recognising an input.
+THRESHOLD = 0.3
+
+#: The built-in formats and their modules, in the order detection lists them.
+BUILTIN = {"lcn": "lcn_text", "json": "json_form", "openspiel": "openspiel",
+           "metapyziks": "metapyziks", "brdgme": "brdgme", "text": "narrated"}
+
+_REGISTRY: dict[str, Importer] = {}
+_LOADED = False
+
+
+def register_importer(importer: Importer) -> None:
+    """Make a format available under its ``name`` (a built-in name cannot be taken)."""
+    if importer.name in _REGISTRY and importer.name in BUILTIN:
+        raise ValueError(f"the format name {importer.name!r} is taken by a built-in format")
+    _REGISTRY[importer.name] = importer
+
+
+def _load() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    import importlib
+
+    for module_name in BUILTIN.values():
+        module = importlib.import_module(f"lcn.importers.{module_name}")
+        register_importer(module.IMPORTER)
+    try:
+        entry_points = metadata.entry_points(group="lcn.importers")
+    except Exception:  # a broken installation must not break the built-in formats
+        entry_points = ()  # type: ignore[assignment]
+    for entry in entry_points:
+        try:
+            loaded = entry.load()
+            importer = loaded() if isinstance(loaded, type) else loaded
+            if not isinstance(importer, Importer):
+                raise TypeError(f"{entry.value} is not an lcn.importers.Importer")
+            register_importer(importer)
+        except Exception as exc:
+            warnings.warn(f"lcn.importers entry point {entry.name!r} cannot be loaded: {exc}",
+                          RuntimeWarning, stacklevel=2)
+
+
+def get_importer(name: str) -> Importer:
+    """The importer registered under ``name``; UnknownFormatError lists the known ones."""
+    _load()
+    importer = _REGISTRY.get(name)
+    if importer is None:
+        known = ", ".join(_REGISTRY)
+        raise UnknownFormatError(f"unknown format {name!r}: the formats are {known}")
+    return importer
+
+
+def formats() -> list[tuple[str, str]]:
+    """The formats that can be read, as ``(name, title)``, built-in ones first."""
+    _load()
+    return [(importer.name, importer.title) for importer in _REGISTRY.values()]
+
+
+def output_formats() -> list[tuple[str, str]]:
+    """The formats games can be written in, as ``(name, title)``."""
+    _load()
+    return [(importer.name, importer.title) for importer in _REGISTRY.values() if importer.writes]
+
+
+@dataclass
+class ImportResult:
+    """The games of an input, the format they were read as, and every diagnostic.
+
+    ``diagnostics`` holds what the importer could not carry over (warnings, notes) and
+    what the official rules say about each game (``extra["game"]`` is the game's 1-based
+    index); lines and columns are those of the input. ``reports[i]`` is the validation
+    report of ``records[i]``.
+    """
+
+    records: list[GameRecord]
+    format: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    reports: list[GameReport] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        """Whether every game is valid under the official rules and nothing failed."""
+        return not any(d.is_error for d in self.diagnostics)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready summary for programs (the site's import form answers with it)."""
+        return {
+            "format": self.format,
+            "valid": self.valid,
+            "games": [report.to_json() for report in self.reports],
+            "diagnostics": [dict(d.to_json(), game=d.extra.get("game")) for d in self.diagnostics],
+        }
+
+
+def decode(data: str | bytes) -> str:
+    """The text of an input: UTF-8, with a byte order mark dropped and line ends unified."""
+    if isinstance(data, bytes):
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            start = data.rfind(b"\n", 0, exc.start) + 1
+            column = len(data[start:exc.start].decode("utf-8", "replace")) + 1
+            problem = note("encoding", f"invalid UTF-8 byte 0x{data[exc.start]:02x}: logs are read "
+                           "as UTF-8 (convert with e.g. `iconv -f latin1 -t utf-8`)",
+                           Severity.ERROR, line=line, column=column)
+            raise ImportError_(f"line {line}, column {column}: {problem.message}", [problem]) from None
+    else:
+        text = data.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def detect(text: str) -> list[tuple[str, float]]:
+    """Every format's confidence that ``text`` is in it, best first."""
+    _load()
+    scores = []
+    for importer in _REGISTRY.values():
+        try:
+            score = float(importer.detect(text))
+        except Exception:  # a faulty plugin must not stop detection
+            score = 0.0
+        scores.append((importer.name, max(0.0, min(1.0, score))))
+    return sorted(scores, key=lambda item: -item[1])
+
+
+def _choose(text: str) -> Importer:
+    tried = detect(text)
+    best, score = tried[0] if tried else ("", 0.0)
+    listing = ", ".join(f"{name} ({value:.2f})" for name, value in tried)
+    if not text.strip():
+        raise DetectionError("the input is empty: there is no game to import", tried)
+    if score < THRESHOLD:
+        raise DetectionError(f"the input is not in any format known here (tried {listing}); "
+                             "name its format if it is one of them, to see what is wrong", tried)
+    rivals = [name for name, value in tried if value == score and name != best]
+    if rivals:
+        raise DetectionError(f"the input could be {best} or {' or '.join(rivals)} (tried {listing}); "
+                             "name its format", tried)
+    return _REGISTRY[best]
+
+
+def _placed(d: Diagnostic, record: GameRecord, source: SourceMap | None, game: int) -> Diagnostic:
+    """A validation diagnostic of an imported game, moved to the place in the source."""
+    extra = dict(d.extra, game=game)
+    if source is None:
+        return dataclasses.replace(d, extra=extra)
+    span: Span | None = None
+    if d.turn is not None and 1 <= d.turn <= len(source.turns):
+        halves: TurnSource = source.turns[d.turn - 1]
+        text = record.turns[d.turn - 1].text
+        slash = text.find("/")
+        # Imported turns have no line of their own, so the column is the offset in the turn.
+        offset = d.column or 0
+        on_draw = halves.draw is not None and 0 <= slash <= offset
+        span = halves.draw if on_draw else halves.place or halves.draw
+    elif d.turn is None and (d.code.startswith("result") or d.code == "game-unfinished"):
+        span = source.termination
+    elif d.turn is None and d.line and source.tag_lines:
+        return dataclasses.replace(d, extra=extra)  # a tag problem, on the tag's source line
+    if span is None:
+        return dataclasses.replace(d, line=None, column=None, extra=extra)
+    return dataclasses.replace(d, line=span[0], column=span[1], length=span[2], extra=extra)
+
+
+def import_text(data: str | bytes, fmt: str | None = None) -> ImportResult:
+    """Read the games of a log in format ``fmt`` (detected when None) and validate them.
+
+    Raises ImportError_ when the input cannot be converted (every problem with its line is
+    in ``diagnostics``); problems of the games themselves (a rule broken, a result that
+    does not add up) are in the result, and ``valid`` is False.
+    """
+    text = decode(data)
+    importer = get_importer(fmt) if fmt is not None else _choose(text)
+    conversion: Conversion = importer.read(text)
+    records = conversion.records
+    sources = list(conversion.sources) + [None] * (len(records) - len(conversion.sources))
+    diagnostics = [d for d in conversion.diagnostics if "game" not in d.extra]
+    reports = list(validate_games(records))
+    for index, (record, report) in enumerate(zip(records, reports, strict=True), 1):
+        diagnostics.extend(d for d in conversion.diagnostics if d.extra.get("game") == index)
+        placed = [_placed(d, record, sources[index - 1], index) for d in report.diagnostics]
+        report.diagnostics[:] = placed
+        diagnostics.extend(placed)
+    return ImportResult(records, importer.name, diagnostics, reports)
+
+
+@dataclass
+class ExportResult:
+    """The text of the games written, and an error for each game that could not be."""
+
+    text: str
+    format: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+
+def export_records(records: Sequence[GameRecord], fmt: str) -> ExportResult:
+    """Write games in an output format (see :func:`output_formats`)."""
+    importer = get_importer(fmt)
+    if not importer.writes:
+        names = ", ".join(name for name, _ in output_formats())
+        raise UnknownFormatError(f"games cannot be written as {fmt}: the output formats are {names}")
+    text, problems = importer.write(records)
+    return ExportResult(text, importer.name, problems)
+
+
+__all__ = [
+    "Conversion", "DetectionError", "ExportError", "ExportResult", "ImportError_", "ImportResult",
+    "Importer", "SourceMap", "TurnSource", "UnknownFormatError", "detect", "export_records",
+    "formats", "get_importer", "import_text", "output_formats", "register_importer",
+]

@@ -1,0 +1,153 @@
+"""What every log format plugs into: the Importer interface and the values it returns.
+
+An importer is one module per format. It answers three questions: does this text look like
+my format (``detect``, a confidence), what games does it hold (``read``), and, when the
+format can be written, what is the text of these games (``write_record``). Everything else
+(choosing a format, validating the games under the official rules, placing each rule
+problem at its line in the source) is done once, by the registry in ``lcn.importers``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..diagnostics import Diagnostic, Severity
+from ..model import GameRecord
+
+#: A place in the source: line, column (both 1-based) and the width of the span.
+Span = tuple[int, int, int]
+
+
+@dataclass(slots=True)
+class TurnSource:
+    """Where the two halves of a turn (placing a card, drawing) stand in the source."""
+
+    place: Span | None = None
+    draw: Span | None = None
+
+
+@dataclass(slots=True)
+class SourceMap:
+    """Where the parts of one converted game come from, so rule problems point at the source.
+
+    A record built by an importer has no LCN text of its own; a problem the validator finds
+    in its 14th turn is shown at the line of the log that produced that turn.
+    """
+
+    turns: list[TurnSource] = field(default_factory=list)
+    termination: Span | None = None
+    #: Whether the record's line and its tags' lines are lines of the source (a log read
+    #: line by line) or mean nothing there (a JSON document, a binary string).
+    tag_lines: bool = True
+
+
+@dataclass
+class Conversion:
+    """What an importer read: the games, what it could not carry over, and their sources.
+
+    ``sources[i]`` is the source map of ``records[i]``, or None when the record was read
+    from LCN text and its own lines are the source's lines.
+    """
+
+    records: list[GameRecord]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: list[SourceMap | None] = field(default_factory=list)
+
+
+class ImportError_(ValueError):
+    """The input cannot be converted: every problem found is in ``diagnostics``.
+
+    The name ends in ``_`` so that it never shadows the built-in ``ImportError``; it is a
+    ValueError because the input, not the program, is at fault.
+    """
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = (),
+                 format: str | None = None) -> None:
+        self.diagnostics = list(diagnostics)
+        self.format = format
+        self.message = message
+        super().__init__(message)
+
+
+class DetectionError(ImportError_):
+    """No registered format recognises the input (or two recognise it equally well).
+
+    ``tried`` lists every format with the confidence it gave, best first.
+    """
+
+    def __init__(self, message: str, tried: list[tuple[str, float]]) -> None:
+        super().__init__(message)
+        self.tried = tried
+
+
+class UnknownFormatError(ImportError_):
+    """A format name that no importer (or no writer) is registered under."""
+
+
+class ExportError(ValueError):
+    """A game that cannot be written in a format (the format needs what the record lacks)."""
+
+
+def syntax_error(format: str, problems: list[Diagnostic]) -> ImportError_:
+    """The exception for input that cannot be converted, its message naming the first problems."""
+    shown = []
+    for d in problems[:3]:
+        place = f"line {d.line}" + (f", column {d.column}" if d.column else "") if d.line else ""
+        shown.append(f"{place}: {d.message}" if place else d.message)
+    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+    return ImportError_(f"cannot read the input as {format}: " + "; ".join(shown) + more,
+                        problems, format)
+
+
+def note(code: str, message: str, severity: Severity = Severity.WARNING, *,
+         line: int | None = None, column: int | None = None, length: int = 1,
+         game: int | None = None, rule: str | None = None) -> Diagnostic:
+    """A diagnostic of an importer (``game`` is the 1-based game it concerns)."""
+    extra: dict[str, Any] = {} if game is None else {"game": game}
+    return Diagnostic(code, message, severity, line, column if line is not None else None, None,
+                      rule, max(length, 1), extra)
+
+
+class Importer(ABC):
+    """A log format: detection, conversion to LCN records, and (optionally) writing."""
+
+    #: Short name used by ``lcn convert --from/--to`` and the site's import form.
+    name: ClassVar[str]
+    #: A human title for menus.
+    title: ClassVar[str]
+    #: Whether games can be written in this format (``write_record`` is implemented).
+    writes: ClassVar[bool] = False
+
+    @abstractmethod
+    def detect(self, text: str) -> float:
+        """How sure the importer is that ``text`` is in its format: 0 (no) to 1 (certain).
+
+        Detection must be cheap and must never raise: it sees every input, of any format.
+        """
+
+    @abstractmethod
+    def read(self, text: str) -> Conversion:
+        """Convert the text, or raise ImportError_ listing every problem with its line."""
+
+    def write_record(self, record: GameRecord) -> str:
+        """The text of one game in this format; ExportError when the game cannot be written."""
+        raise ExportError(f"games cannot be written as {self.name}")
+
+    def join(self, chunks: list[str]) -> str:
+        """The text of several games, from the text of each (one after another by default)."""
+        return "".join(chunk if chunk.endswith("\n") else chunk + "\n" for chunk in chunks)
+
+    def write(self, records: Sequence[GameRecord]) -> tuple[str, list[Diagnostic]]:
+        """The text of the games that can be written, and an error for each that cannot."""
+        chunks: list[str] = []
+        problems: list[Diagnostic] = []
+        for index, record in enumerate(records, 1):
+            try:
+                chunks.append(self.write_record(record))
+            except ExportError as exc:
+                problems.append(note("export-failed", f"game {index} cannot be written as "
+                                     f"{self.name}: {exc}", Severity.ERROR, game=index))
+        return self.join(chunks), problems

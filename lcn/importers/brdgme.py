@@ -1,0 +1,433 @@
+"""brdg.me (brdgme) Lost Cities: the rendered game log, or the commands typed.
+
+brdg.me is a play-by-email and web site; its Lost Cities (brdgme/lost-cities) plays a
+match of three rounds with the official rules. Two kinds of text are read:
+
+* the **log** as the site shows it, one entry a line (the ``{{...}}`` markup of the raw
+  log may be left in; ``{{player 0}}`` becomes "Player 1")::
+
+      Starting round 1
+      Mick drew 8 cards, 52 remaining
+      You drew R3, R5, GX, G4, W2, B7, Y2, Y9      (private: only the viewer's deal)
+      Steve drew 8 cards, 44 remaining
+      Mick played R5
+      Mick drew a card, 43 remaining
+      You drew B4                                  (private: the viewer's draw)
+      Steve discarded GX
+      Steve took Y7
+      Mick scored 34 points, now on 61
+      The game is over.
+
+* the **commands** players type, one a line, optionally after the player's name and a
+  colon: ``play R5``, ``discard GX``, ``draw``, ``take Y``.
+
+Cards are a colour letter (R G W B Y) and 2-10, or X for a wager. Each round becomes one
+LCN game of a match: ``[Match]`` names the match, ``[Game]`` the round; ``Player1`` is
+the player who begins the round (brdg.me lets the leader of the match begin the next
+round). The viewer's private lines are that player's view of the game: their starting
+hand becomes their ``Hand`` tag and their draws from the deck name the card (``/d=B4``);
+the other player's draws stay hidden, as they are in the log. Without names (commands
+alone) the players are "Player 1" and "Player 2" in brdg.me's seat order, and the next
+round's first player follows brdg.me's rule (the leader; after a tie, the player who did
+not draw the round's last card).
+
+Timestamps before an entry (``[12:04]``, ``2017-03-01 12:04``) are skipped. Every other
+line that is not one of these entries is an error with its line number. brdgme also plays
+a 3-player game (hands of 7, expedition cost 15): that is not classic Lost Cities and is
+refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic, Severity
+from ..model import GameRecord
+from ..variants.classic import CLASSIC_5, COLOUR_NAMES
+from .base import Conversion, Importer, SourceMap, Span, note, syntax_error
+from .common import CLASSIC, GameBuilder
+
+CARD = r"[RGWBY](?:X|10|[2-9])"
+_MARKUP_PLAYER = re.compile(r"\{\{\s*player\s+(\d+)\s*\}\}")
+_MARKUP = re.compile(r"\{\{[^{}]*\}\}")
+_STAMP = re.compile(r"^(?:\[[^\]]{1,40}\]\s*|\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?\s*(?:[-|:]\s+)?"
+                    r"|\d\d?:\d\d(?::\d\d)?\s*(?:[-|]\s+)?|[-*•]\s+)")
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("round", re.compile(r"starting round (\d+)", re.I)),
+    ("over", re.compile(r"the game is over", re.I)),
+    ("private", re.compile(r"you drew ((?:" + CARD + r")(?:\s*,\s*" + CARD + r")*)", re.I)),
+    ("deal", re.compile(r"(.+?) drew (\d+) cards, (\d+) remaining", re.I)),
+    ("draw", re.compile(r"(.+?) drew a card, (\d+) remaining", re.I)),
+    ("place", re.compile(r"(.+?) (played|discarded) (" + CARD + r")", re.I)),
+    ("take", re.compile(r"(.+?) took (" + CARD + r")", re.I)),
+    ("scored", re.compile(r"(.+?) scored (-?\d+) points?, now on (-?\d+)", re.I)),
+    ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(play|discard)\s+(" + CARD + r")", re.I)),
+    ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(draw)", re.I)),
+    ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(take)\s+([RGWBY])", re.I)),
+]
+LOG_KINDS = {"round", "over", "private", "deal", "draw", "place", "take", "scored"}
+
+
+def lcn_card(text: str) -> str:
+    """A brdgme card (``GX``, ``r10``) in LCN (``Gw``, ``R10``)."""
+    colour, value = text[0].upper(), text[1:].upper()
+    return colour + ("w" if value == "X" else value)
+
+
+@dataclass
+class Entry:
+    """One line of the log or one command, with its place."""
+
+    kind: str
+    line: int
+    column: int
+    length: int
+    name: str | None = None
+    verb: str = ""
+    card: str | None = None
+    cards: list[str] = field(default_factory=list)
+    count: int = 0
+    left: int | None = None
+    score: int = 0
+    total: int = 0
+
+    @property
+    def span(self) -> Span:
+        return (self.line, self.column, self.length)
+
+
+def parse_line(number: int, raw: str) -> Entry | str | None:
+    """The entry of one line; None for a blank line; an error message for anything else."""
+    text = _MARKUP_PLAYER.sub(lambda m: f"Player {int(m.group(1)) + 1}", raw)
+    text = _MARKUP.sub("", text)
+    stripped = text.strip()
+    if not stripped:
+        return None
+    column = text.index(stripped) + 1
+    while True:
+        stamp = _STAMP.match(stripped)
+        if stamp is None or not stamp.group(0):
+            break
+        column += stamp.end()
+        stripped = stripped[stamp.end():]
+    stripped = stripped.rstrip(".! ")
+    for kind, pattern in _PATTERNS:
+        m = pattern.fullmatch(stripped)
+        if m is None:
+            continue
+        entry = Entry(kind, number, column, len(stripped))
+        groups = m.groups()
+        if kind == "round":
+            entry.count = int(groups[0])
+        elif kind == "private":
+            entry.cards = [lcn_card(c.strip()) for c in groups[0].split(",")]
+        elif kind == "deal":
+            entry.name, entry.count, entry.left = groups[0], int(groups[1]), int(groups[2])
+        elif kind == "draw":
+            entry.name, entry.left = groups[0], int(groups[1])
+        elif kind == "place":
+            entry.name, entry.verb, entry.card = groups[0], groups[1].lower(), lcn_card(groups[2])
+        elif kind == "take":
+            entry.name, entry.card = groups[0], lcn_card(groups[1])
+        elif kind == "scored":
+            entry.name, entry.score, entry.total = groups[0], int(groups[1]), int(groups[2])
+        elif kind == "command":
+            entry.name, entry.verb = groups[0], groups[1].lower()
+            if entry.verb in ("play", "discard"):
+                entry.card = lcn_card(groups[2])
+            elif entry.verb == "take":
+                entry.card = groups[2].upper()
+        return entry
+    return (f"`{stripped}` is not a brdg.me Lost Cities log entry or command (expected e.g. "
+            "`Mick played R5`, `Mick drew a card, 23 remaining`, `You drew B4`, `Starting round 2`, "
+            "or a command `play R5`, `discard GX`, `draw`, `take Y`)")
+
+
+class BrdgmeImporter(Importer):
+    name = "brdgme"
+    title = "brdg.me log or commands"
+
+    def detect(self, text: str) -> float:
+        lines = [line for line in text.split("\n", 300)[:300] if line.strip()]
+        if not lines:
+            return 0.0
+        entries = [parse_line(i, line) for i, line in enumerate(lines, 1)]
+        good = [e for e in entries if isinstance(e, Entry)]
+        if len(good) < 2:
+            return 0.0
+        share = len(good) / len(lines)
+        logs = sum(1 for e in good if e.kind in LOG_KINDS)
+        return 0.9 * share if logs else 0.7 * share
+
+    def read(self, text: str) -> Conversion:
+        entries: list[Entry] = []
+        problems: list[Diagnostic] = []
+        for number, line in enumerate(text.split("\n"), 1):
+            parsed = parse_line(number, line)
+            if isinstance(parsed, str):
+                problems.append(note("brdgme-syntax", parsed, Severity.ERROR, line=number,
+                                     column=len(line) - len(line.lstrip()) + 1,
+                                     length=len(line.strip())))
+            elif parsed is not None:
+                entries.append(parsed)
+        if problems:
+            raise syntax_error(self.name, problems)
+        if not entries:
+            raise syntax_error(self.name, [note("brdgme-syntax", "no log entry or command found",
+                                                Severity.ERROR)])
+        kinds = {e.kind == "command" for e in entries}
+        if len(kinds) == 2:
+            first_log = next(e for e in entries if e.kind != "command")
+            first_command = next(e for e in entries if e.kind == "command")
+            later = max(first_log, first_command, key=lambda e: e.line)
+            raise syntax_error(self.name, [note(
+                "brdgme-syntax", f"log entries (line {first_log.line}) and typed commands (line "
+                f"{first_command.line}) are mixed: give one or the other", Severity.ERROR,
+                line=later.line, column=later.column, length=later.length)])
+        return _Match(entries, commands=True in kinds).convert()
+
+
+class _Stop(Exception):
+    """A problem after which the rest of the log cannot be followed."""
+
+
+class _Match:
+    """Turns the entries of a brdg.me match into one LCN game per round."""
+
+    def __init__(self, entries: list[Entry], *, commands: bool) -> None:
+        self.entries = entries
+        self.commands = commands
+        self.problems: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.players: list[str] = []  # brdgme's seat order
+        self.viewer: str | None = None
+        self.records: list[GameRecord] = []
+        self.sources: list[SourceMap | None] = []
+        self.totals: dict[str, int] = {}
+        self.last_drawer: str | None = None
+
+    def fail(self, entry: Entry, message: str) -> None:
+        self.problems.append(note("brdgme-log", message, Severity.ERROR, line=entry.line,
+                                  column=entry.column, length=entry.length))
+
+    def register(self, name: str, entry: Entry) -> None:
+        if name in self.players:
+            return
+        if len(self.players) == 2:
+            self.fail(entry, f"a third player, {name!r} (the others are {self.players[0]} and "
+                      f"{self.players[1]}): brdgme's 3-player game is not classic Lost Cities "
+                      "(hands of 7, expedition cost 15, bonus at 7 cards) and has no LCN record")
+            raise _Stop
+        self.players.append(name)
+
+    def convert(self) -> Conversion:
+        segments: list[tuple[int | None, list[Entry]]] = [(None, [])]
+        for entry in self.entries:
+            if entry.kind == "round":
+                if segments[-1][1] or segments[-1][0] is not None:
+                    segments.append((entry.count, []))
+                else:
+                    segments[-1] = (entry.count, [])
+                continue
+            segments[-1][1].append(entry)
+        try:
+            for number, entries in segments:
+                self.round(number, entries)
+        except _Stop:
+            pass
+        if self.problems:
+            raise syntax_error("brdgme", self.problems)
+        if not self.records:
+            raise syntax_error("brdgme", [note("brdgme-log", "the log holds no turn",
+                                                          Severity.ERROR)])
+        match = f"{self.players[0]} vs {self.players[1]} (brdg.me)"
+        for record in self.records:
+            record.tags["Match"] = match
+        return Conversion(self.records, self.diagnostics, self.sources)
+
+    # -- one round --------------------------------------------------------------------
+    def round(self, number: int | None, entries: list[Entry]) -> None:
+        deal: dict[str, list[str]] = {}
+        owner: Entry | None = None  # the public entry the next private line belongs to
+        actions: list[Entry] = []
+        scores: dict[str, Entry] = {}
+        for entry in entries:
+            if entry.name is not None and entry.kind != "scored":
+                self.register(entry.name, entry)
+            if entry.kind == "private":
+                self.private(entry, owner, deal)
+                owner = None
+                continue
+            owner = entry if entry.kind in ("deal", "draw") else None
+            if entry.kind == "deal":
+                if entry.count != CLASSIC_5.hand_size:
+                    self.fail(entry, f"{entry.name} is dealt {entry.count} cards: a 2-player game "
+                              f"deals {CLASSIC_5.hand_size} (brdgme's 3-player game deals 7 and "
+                              "is not classic Lost Cities)")
+                    raise _Stop
+            elif entry.kind == "scored":
+                assert entry.name is not None
+                scores[entry.name] = entry
+            elif entry.kind != "over":
+                actions.append(entry)
+        if not actions:
+            if entries:
+                where = entries[0]
+                self.diagnostics.append(note(
+                    "not-carried", f"round {number or len(self.records) + 1} has no turn in the "
+                    "log; it is left out", Severity.WARNING, line=where.line, column=where.column))
+            return
+        chunks = self.split(actions)
+        first = number if number is not None else len(self.records) + 1
+        for k, chunk in enumerate(chunks):
+            last = k == len(chunks) - 1
+            self.build(first + k, deal if k == 0 else {}, chunk, scores if last else {})
+
+    def private(self, entry: Entry, owner: Entry | None, deal: dict[str, list[str]]) -> None:
+        if owner is None:
+            self.fail(entry, "`You drew ...` must follow the entry of the draw it shows "
+                      "(`... drew a card, N remaining` or `... drew 8 cards, N remaining`)")
+            return
+        name = owner.name
+        assert name is not None
+        if self.viewer is not None and name != self.viewer:
+            self.fail(entry, f"`You drew` follows {name}'s draw, but earlier ones follow "
+                      f"{self.viewer}'s: a log shows one player's private lines")
+            return
+        self.viewer = name
+        if owner.kind == "deal":
+            if len(entry.cards) != owner.count:
+                self.fail(entry, f"{name} was dealt {owner.count} cards but `You drew` lists "
+                          f"{len(entry.cards)}")
+            deal[name] = entry.cards
+        elif len(entry.cards) != 1:
+            self.fail(entry, f"a draw of one card, but `You drew` lists {len(entry.cards)}")
+        else:
+            owner.cards = entry.cards
+
+    @staticmethod
+    def split(actions: list[Entry]) -> list[list[Entry]]:
+        """Cut the actions where the draw pile runs out (a round whose start is not logged)."""
+        chunks: list[list[Entry]] = [[]]
+        draws = 0
+        for entry in actions:
+            if draws == CLASSIC_5.pile_size:
+                chunks.append([])
+                draws = 0
+            chunks[-1].append(entry)
+            if entry.kind == "draw" or entry.verb == "draw":
+                draws += 1
+        return chunks
+
+    def starter(self, first: Entry) -> int:
+        """The seat that begins a round: the first to act, or brdg.me's rule without names."""
+        if first.name is not None:
+            return self.players.index(first.name)
+        if not self.players:
+            self.players = ["Player 1", "Player 2"]
+        if not self.records:
+            return 0
+        best = max(self.totals.values())
+        leaders = [seat for seat, name in enumerate(self.players) if self.totals.get(name) == best]
+        if len(leaders) == 1:
+            return leaders[0]
+        last = self.players.index(self.last_drawer) if self.last_drawer in self.players else 1
+        return 1 - last
+
+    def build(self, number: int, deal: dict[str, list[str]], actions: list[Entry],
+              scores: dict[str, Entry]) -> None:
+        start = self.starter(actions[0])
+        if len(self.players) < 2:
+            self.fail(actions[0], f"only one player ({self.players[0]}) appears in the log; a game "
+                      "needs both")
+            raise _Stop
+        seats = [self.players[start], self.players[1 - start]]
+        builder = GameBuilder(len(self.records) + 1, line=actions[0].line)
+        builder.tag("Site", "brdg.me")
+        builder.tag("Match", "")  # named when the whole log is read
+        builder.tag("Game", str(number))
+        builder.tag("Player1", seats[0])
+        builder.tag("Player2", seats[1])
+        for seat, name in enumerate(seats):
+            if deal.get(name):
+                builder.tag(f"Hand{seat + 1}", " ".join(deal[name]))
+        half: Entry | None = None
+        for entry in actions:
+            mover = seats[builder.turns % 2]
+            if entry.name is not None and entry.name != mover:
+                self.fail(entry, f"it is {mover}'s turn, but this entry is {entry.name}'s")
+                return
+            if entry.kind == "place" or entry.verb in ("play", "discard"):
+                if half is not None:
+                    self.fail(entry, f"{mover} places a second card before drawing (the first "
+                              f"is on line {half.line})")
+                    return
+                half = entry
+                continue
+            if half is None:
+                self.fail(entry, f"{mover} draws without having played or discarded a card")
+                return
+            self.turn(builder, half, entry, mover)
+            half = None
+            if entry.kind == "draw" or entry.verb == "draw":
+                self.last_drawer = mover
+        if half is not None:
+            builder.warn("not-carried", f"the log ends in the middle of {seats[builder.turns % 2]}'s "
+                         "turn (a card placed, no draw yet); LCN records whole turns, so that half "
+                         "turn is left out", half.span)
+        if scores:
+            if set(scores) == set(seats):
+                builder.stated = [scores[seats[0]].score, scores[seats[1]].score]
+                builder.stated_span = scores[seats[0]].span
+            else:
+                where = next(iter(scores.values()))
+                builder.warn("not-carried", "the round's scores name other players than the "
+                             "round's; they were not used", where.span)
+        self.records.append(builder.finish())
+        self.score_totals(builder, scores)
+        self.sources.append(builder.source)
+        self.diagnostics.extend(builder.diagnostics)
+
+    def turn(self, builder: GameBuilder, place: Entry, draw: Entry, mover: str) -> None:
+        assert place.card is not None
+        card = place.card
+        discard = place.verb in ("discarded", "discard")
+        drawn = None
+        if draw.kind == "take" or draw.verb == "take":
+            assert draw.card is not None
+            colour = draw.card[0]
+            if draw.kind == "take":
+                top = card if discard and card[0] == colour else builder.top(colour)
+                if top is not None and top != draw.card:  # an empty pile: the validator says so
+                    builder.warn("log-mismatch", f"{mover} took {draw.card}, but the top card of "
+                                 f"the {COLOUR_NAMES[colour]} discard pile is {top}", draw.span,
+                                 Severity.ERROR)
+            target = colour
+        else:
+            target = "d"
+            if draw.cards:
+                drawn = draw.cards[0]
+        builder.turn(discard, card, target, drawn, place=place.span, draw_span=draw.span)
+        if draw.left is not None and draw.left != builder.cards_left:
+            builder.warn("log-mismatch", f"the log says {draw.left} cards remain, but counting the "
+                         f"draws there are {builder.cards_left}: lines are missing or repeated",
+                         draw.span, Severity.ERROR)
+
+    def score_totals(self, builder: GameBuilder, scores: dict[str, Entry]) -> None:
+        """Add the round to the match totals and check the log's running totals."""
+        state = builder.table
+        if not CLASSIC.is_over(state):
+            return
+        names = CLASSIC.players(builder.record)
+        for name, points in zip(names, CLASSIC.score(state).totals, strict=True):
+            self.totals[name] = self.totals.get(name, 0) + points
+            entry = scores.get(name)
+            if entry is not None and entry.total != self.totals[name]:
+                builder.warn("log-mismatch", f"the log says {name} is now on {entry.total}, but the "
+                             f"rounds so far add up to {self.totals[name]}", entry.span)
+
+
+IMPORTER = BrdgmeImporter()
+
+__all__ = ["IMPORTER", "BrdgmeImporter", "lcn_card", "parse_line"]

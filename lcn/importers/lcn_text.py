@@ -1,0 +1,60 @@
+"""LCN itself as a format of ``lcn convert``: read as the reader reads it, written canonically.
+
+Reading LCN here lets every other output format start from an LCN file (``lcn convert
+--to metapyziks game.lcn``). The reader is lenient, so a file with problems still converts;
+its problems are reported with the file's own lines, like ``lcn validate`` does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..diagnostics import Diagnostic
+from ..model import GameRecord
+from ..reader import Reader
+from ..writer import write_game
+from .base import Conversion, Importer, syntax_error
+
+_TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"(?:[^"\\]|\\.)*"\s*\]\s*$')
+_CLASSIC_WORD = re.compile(r"(?:\d+\.+)?x?[YBWGRPO](?:10|[2-9]|w)/(?:[dD](?:=[YBWGRPO](?:10|[2-9]|w))?"
+                           r"|[YBWGRP])[!?]*", re.IGNORECASE)
+
+
+class LCNImporter(Importer):
+    name = "lcn"
+    title = "LCN (Lost Cities Notation)"
+    writes = True
+
+    def detect(self, text: str) -> float:
+        lines = [line for line in text.split("\n", 200)[:200] if line.strip()]
+        if not lines:
+            return 0.0
+        tags = sum(1 for line in lines if _TAG_LINE.match(line))
+        if _TAG_LINE.match(lines[0]) and tags >= min(2, len(lines)):
+            return 0.9
+        words = " ".join(lines).split()
+        if not words:
+            return 0.0
+        moves = sum(1 for word in words if _CLASSIC_WORD.fullmatch(word))
+        return 0.8 * moves / len(words) if moves >= 2 else 0.0
+
+    def read(self, text: str) -> Conversion:
+        reader = Reader(text)
+        records = list(reader)
+        if not records:
+            raise syntax_error(self.name, reader.file_diagnostics or [])
+        diagnostics: list[Diagnostic] = list(reader.file_diagnostics)
+        return Conversion(records, diagnostics, [None] * len(records))
+
+    def write_record(self, record: GameRecord) -> str:
+        return write_game(record)
+
+    def join(self, chunks: list[str]) -> str:
+        return "\n".join(chunks)
+
+    def write(self, records: Sequence[GameRecord]) -> tuple[str, list[Diagnostic]]:
+        return self.join([write_game(r) for r in records]), []
+
+
+IMPORTER = LCNImporter()

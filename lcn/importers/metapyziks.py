@@ -1,0 +1,420 @@
+"""The Metapyziks replay string (version 3), read and written.
+
+Metapyziks/lost-cities is a bot arena whose runner prints each game as a "game string":
+the base64 text of a little binary record, which its HTML viewer replays
+(``https://metapyziks.github.io/lost-cities/#<game string>``). Laid out as
+``LostCities/GameString.cs`` writes it (integers little-endian)::
+
+    u8 version (3)  u8 colour count (5 or 6)  u8 winner  u8 disqualified
+    [i32 player 1 score  i32 player 2 score   -- only when someone was disqualified]
+    u8 player to move first (1 or 2)
+    cards: deck, all discards, player 1 expeditions, player 1 hand,
+           player 2 expeditions, player 2 hand     -- each a u8 count and one byte a card
+    i32 action count, then one byte an action
+
+A card byte is ``colour << 4 | value``: colours Red 1, Green 2, Blue 3, White 4, Yellow 5,
+Purple 6; value 0 for a wager, else 2-10. Players are 0 none, 1 and 2. An action byte
+holds the index of the card in the mover's hand (bits 0-2), whether it is discarded
+(bit 3) and the colour of the discard pile drawn from (bits 4-7; 0 for the draw pile).
+A hand is a list in deal order; the played card leaves it (the first card equal to it),
+the drawn card joins it at the end. The draw pile is drawn from its **end**.
+
+The string holds the whole deal, so the conversion is lossless both ways:
+
+>>> from lcn.variants.classic_play import random_game
+>>> game = random_game(7)
+>>> text = IMPORTER.write_record(game)
+>>> back = IMPORTER.read(text).records[0]
+>>> [back.tags[t] == game.tags[t] for t in ("Hand1", "Hand2", "Deck", "Result")]
+[True, True, True, True]
+>>> [t.text for t in back.turns] == [t.text for t in game.turns]
+True
+
+The game string has no player names: the seats are called "Player 1" and "Player 2" as in
+the runner. The runner scores without the 8-card bonus; the record keeps the official
+scores, and when the string's winner is only the winner without the bonus, the import says
+so (``[HouseRules "no 8-card bonus"]``). Written strings name the official winner.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..diagnostics import Severity
+from ..model import GameRecord
+from ..validate import validate_record
+from ..variants.classic import CLASSIC_5, CLASSIC_6, COLOUR_NAMES, ClassicConfig, parse_cards, parse_move
+from . import houserules
+from .base import Conversion, ExportError, Importer, SourceMap, Span, note, syntax_error
+from .common import CLASSIC, GameBuilder, card_words
+
+VERSION = 3
+VIEWER = "https://metapyziks.github.io/lost-cities/#"
+COLOURS = {1: "R", 2: "G", 3: "B", 4: "W", 5: "Y", 6: "P"}
+CODES = {letter: code for code, letter in COLOURS.items()}
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+_PLAYER = {0: "nobody", 1: "Player 1", 2: "Player 2"}
+
+
+class Damaged(ValueError):
+    """A game string that cannot be read; ``offset`` is the byte where it goes wrong."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+@dataclass
+class GameString:
+    """The fields of a decoded game string."""
+
+    version: int
+    colours: int
+    winner: int
+    disqualified: int
+    scores: tuple[int, int] | None
+    first: int
+    deck: list[str]
+    discards: list[str]
+    expeditions: tuple[list[str], list[str]]
+    hands: tuple[list[str], list[str]]
+    actions: list[int]
+    #: Byte offset of each action, for messages that point into the string.
+    action_offsets: list[int]
+    trailing: int
+
+
+class _Bytes:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def take(self, size: int, what: str) -> bytes:
+        if self.at + size > len(self.data):
+            raise Damaged(f"the string ends at byte {len(self.data)}, in the middle of {what}",
+                          len(self.data))
+        chunk = self.data[self.at:self.at + size]
+        self.at += size
+        return chunk
+
+    def u8(self, what: str) -> int:
+        return self.take(1, what)[0]
+
+    def i32(self, what: str) -> int:
+        value: int = struct.unpack("<i", self.take(4, what))[0]
+        return value
+
+    def cards(self, what: str, colours: int) -> list[str]:
+        count = self.u8(f"the count of {what}")
+        cards = []
+        for _ in range(count):
+            offset = self.at
+            byte = self.u8(what)
+            colour, value = byte >> 4, byte & 15
+            if colour not in COLOURS or colour > colours or value == 1 or value > 10:
+                raise Damaged(f"byte 0x{byte:02x} in {what} is not a card of a {colours}-colour "
+                              f"game (colour 1-{colours} in the high half, value 0 or 2-10)", offset)
+            cards.append(COLOURS[colour] + ("w" if value == 0 else str(value)))
+        return cards
+
+
+def decode(text: str) -> GameString:
+    """The fields of a game string (base64); Damaged says what is wrong and where."""
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise Damaged(f"not base64 ({exc})", 0) from None
+    stream = _Bytes(data)
+    version = stream.u8("the version")
+    if version != VERSION:
+        raise Damaged(f"version {version} game strings are not supported: this reader knows "
+                      f"version {VERSION}", 0)
+    colours = stream.u8("the colour count")
+    if colours not in (5, 6):
+        raise Damaged(f"a game of {colours} colours: Lost Cities has 5 (or 6 with purple)", 1)
+    winner = stream.u8("the winner")
+    disqualified = stream.u8("the disqualified player")
+    for offset, value, what in ((2, winner, "winner"), (3, disqualified, "disqualified player")):
+        if value not in _PLAYER:
+            raise Damaged(f"the {what} is {value}: expected 0 (none), 1 or 2", offset)
+    scores = None
+    if disqualified:
+        scores = (stream.i32("player 1's score"), stream.i32("player 2's score"))
+    first_at = stream.at
+    first = stream.u8("the player to move first")
+    if first not in (1, 2):
+        raise Damaged(f"the player to move first is {first}: expected 1 or 2", first_at)
+    deck = stream.cards("the deck", colours)
+    discards = stream.cards("the discard piles", colours)
+    exp1 = stream.cards("player 1's expeditions", colours)
+    hand1 = stream.cards("player 1's hand", colours)
+    exp2 = stream.cards("player 2's expeditions", colours)
+    hand2 = stream.cards("player 2's hand", colours)
+    count_at = stream.at
+    count = stream.i32("the action count")
+    if count < 0 or count > len(data) - stream.at:
+        raise Damaged(f"the string says it holds {count} actions but has "
+                      f"{len(data) - stream.at} bytes left", count_at)
+    offsets = list(range(stream.at, stream.at + count))
+    actions = list(stream.take(count, "the actions"))
+    return GameString(version, colours, winner, disqualified, scores, first, deck, discards,
+                      (exp1, exp2), (hand1, hand2), actions, offsets, len(data) - stream.at)
+
+
+def _column(prefix: int, offset: int) -> int:
+    """The column of the base64 character that holds a byte of the decoded string."""
+    return prefix + offset * 4 // 3 + 1
+
+
+def _strings(text: str) -> Iterator[tuple[int, int, str]]:
+    """(line, column where the string starts, game string) for each game of the input."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        yield from _json_strings(text)
+        return
+    for number, line in enumerate(text.split("\n"), 1):
+        word = line.strip()
+        if not word:
+            continue
+        column = line.index(word) + 1
+        hash_at = word.find("#")
+        if hash_at >= 0 and ("://" in word[:hash_at] or word.startswith("#")):
+            column += hash_at + 1
+            word = word[hash_at + 1:]
+        yield number, column, word
+
+
+def _json_strings(text: str) -> Iterator[tuple[int, int, str]]:
+    """Game strings in the runner's JSON output (``Summaries[].Replay``)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return
+    summaries = data.get("Summaries") if isinstance(data, dict) else None
+    if isinstance(data, dict) and "Replay" in data:
+        summaries = [data]
+    for summary in summaries or []:
+        replay = summary.get("Replay") if isinstance(summary, dict) else None
+        if isinstance(replay, str):
+            at = text.find(replay)
+            line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+            column = at - text.rfind("\n", 0, at) if at >= 0 else 1
+            yield line, column, replay
+
+
+def _full_deck(config: ClassicConfig) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for card in config.all_cards():
+        counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
+class MetapyziksImporter(Importer):
+    name = "metapyziks"
+    title = "Metapyziks replay string (game string version 3)"
+    writes = True
+
+    def detect(self, text: str) -> float:
+        found = 0
+        for _line, _column, word in _strings(text[:200_000]):
+            if len(word) < 40 or not _BASE64.fullmatch(word):
+                return 0.0
+            try:
+                decode(word)
+            except Damaged:
+                head = base64.b64decode(word[:8] + "=" * (-len(word[:8]) % 4), validate=False)
+                return 0.5 if head[:1] == bytes([VERSION]) else 0.0
+            found += 1
+            if found >= 3:
+                break
+        return 0.95 if found else 0.0
+
+    def read(self, text: str) -> Conversion:
+        records: list[GameRecord] = []
+        sources: list[SourceMap | None] = []
+        problems = []
+        diagnostics = []
+        for line, column, word in _strings(text):
+            try:
+                game = decode(word)
+                builder = self._convert(game, len(records) + 1, line, column - 1)
+            except Damaged as exc:
+                problems.append(note("metapyziks-damaged", f"game string {len(records) + len(problems) + 1}"
+                                     f": {exc}", Severity.ERROR, line=line,
+                                     column=_column(column - 1, exc.offset)))
+                continue
+            records.append(builder.finish())
+            sources.append(builder.source)
+            diagnostics.extend(builder.diagnostics)
+        if problems or not records:
+            if not problems:
+                problems.append(note("metapyziks-damaged", "no game string found", Severity.ERROR))
+            raise syntax_error(self.name, problems)
+        return Conversion(records, diagnostics, sources)
+
+    def _convert(self, game: GameString, index: int, line: int, prefix: int) -> GameBuilder:
+        config = CLASSIC_6 if game.colours == 6 else CLASSIC_5
+        if game.discards or game.expeditions[0] or game.expeditions[1]:
+            raise Damaged("the game starts with cards already on the table; an LCN record "
+                          "starts at the deal", 0)
+        sizes = [len(game.hands[0]), len(game.hands[1])]
+        if sizes != [config.hand_size] * 2 or len(game.deck) != config.pile_size:
+            raise Damaged(f"the hands hold {sizes[0]} and {sizes[1]} cards and the deck "
+                          f"{len(game.deck)}: a fresh deal has {config.hand_size}, "
+                          f"{config.hand_size} and {config.pile_size}", 0)
+        counts = _full_deck(config)
+        for card in game.deck + game.hands[0] + game.hands[1]:
+            counts[card] -= 1
+        wrong = sorted(card for card, n in counts.items() if n)
+        if wrong:
+            detail = ", ".join(f"{card} {'missing' if counts[card] > 0 else 'too often'}"
+                               for card in wrong[:4])
+            raise Damaged(f"the cards are not one full deck ({detail})", 0)
+
+        builder = GameBuilder(index, line=line, house_rules=frozenset({houserules.NO_BONUS}))
+        builder.source.tag_lines = True
+        seats = (1, 2) if game.first == 1 else (2, 1)  # Metapyziks players, LCN seat order
+        builder.tag("Player1", _PLAYER[seats[0]])
+        builder.tag("Player2", _PLAYER[seats[1]])
+        if game.colours == 6:
+            builder.tag("Expeditions", "6")
+        builder.tag("Hand1", " ".join(game.hands[seats[0] - 1]))
+        builder.tag("Hand2", " ".join(game.hands[seats[1] - 1]))
+        builder.tag("Deck", " ".join(reversed(game.deck)))
+        if game.first == 2:
+            builder.warn("seats-swapped", "player 2 moves first in this game string; LCN's Player1 "
+                         "is the player who moves first, so Player1 is \"Player 2\"",
+                         (line, prefix + 1, 1), Severity.INFO)
+
+        hands = {1: list(game.hands[0]), 2: list(game.hands[1])}
+        piles: dict[str, list[str]] = {c: [] for c in config.colours}
+        deck = list(game.deck)
+        mover: int | None = game.first
+        for number, (byte, offset) in enumerate(zip(game.actions, game.action_offsets, strict=True), 1):
+            if mover is None:
+                raise Damaged(f"action {number} comes after the last card of the deck was drawn",
+                              offset)
+            hand = hands[mover]
+            index_, discard, colour = byte & 7, bool(byte & 8), byte >> 4
+            if index_ >= len(hand):
+                raise Damaged(f"action {number} plays card {index_} of a hand of {len(hand)}", offset)
+            card = hand[index_]
+            hand.remove(card)  # the runner removes the first card equal to it
+            if discard:
+                piles[card[0]].append(card)
+            if colour:
+                letter = COLOURS.get(colour)
+                if letter is None or letter not in config.colours:
+                    raise Damaged(f"action {number} draws from discard pile {colour}, which does "
+                                  f"not exist in a {game.colours}-colour game", offset)
+                if not piles[letter]:
+                    raise Damaged(f"action {number} draws from the {COLOUR_NAMES[letter]} discard "
+                                  "pile, which is empty", offset)
+                hand.append(piles[letter].pop())
+                draw = letter
+            else:
+                if not deck:
+                    raise Damaged(f"action {number} draws from the empty deck", offset)
+                hand.append(deck.pop())
+                draw = "d"
+            span: Span = (line, _column(prefix, offset), 2)
+            builder.turn(discard, card, draw, place=span, draw_span=span)
+            mover = None if not deck else 3 - mover
+
+        end: Span = (line, prefix + 1, 1)
+        builder.stated_span = end
+        names = {1: "Player 1", 2: "Player 2"}
+        if game.trailing:
+            builder.warn("not-carried", f"{game.trailing} bytes after the last action are not part "
+                         "of a version 3 game string; they were ignored", end)
+        if game.disqualified:
+            assert game.scores is not None
+            builder.stated = "*"
+            builder.warn("disqualified", f"{names[game.disqualified]} was disqualified after "
+                         f"{len(game.actions)} actions (an illegal move or no answer); the record "
+                         f"ends there. The runner's scores: Player 1 {game.scores[0]}, Player 2 "
+                         f"{game.scores[1]}", end)
+        elif builder.over:
+            state = builder.table
+            official = houserules.winner(CLASSIC.score(state).totals)
+            plain = houserules.winner(houserules.scores_without_bonus(state))
+            claimed = None if game.winner == 0 else (0 if game.winner == game.first else 1)
+            seat_name = {None: "nobody (a tie)", 0: names[seats[0]], 1: names[seats[1]]}
+            if claimed != official:
+                if claimed == plain:
+                    houserules.add_house_rule(builder.record, houserules.NO_BONUS)
+                    builder.warn("house-rule", f"the game string names {seat_name[claimed]} as the "
+                                 "winner, as the runner scores without the 8-card bonus (house rule: "
+                                 f"{houserules.NO_BONUS}); under the official rules the winner is "
+                                 f"{seat_name[official]}, and the record's result is official", end)
+                else:
+                    builder.warn("winner-mismatch", f"the game string names {seat_name[claimed]} as "
+                                 f"the winner, but its moves make {seat_name[official]} the winner "
+                                 "(with or without the 8-card bonus); the record keeps the moves' "
+                                 "result", end)
+        elif game.actions or game.winner:
+            builder.warn("unfinished", f"the game string ends before the game does "
+                         f"({len(deck)} cards left in the deck)", end, Severity.INFO)
+        return builder
+
+    # -- writing ----------------------------------------------------------------------
+    def write_record(self, record: GameRecord) -> str:
+        if record.variant_name != "classic":
+            raise ExportError(f"a {record.variant_name} game: the game string holds classic games")
+        missing = [tag for tag in ("Hand1", "Hand2", "Deck") if tag not in record.tags]
+        if missing:
+            raise ExportError(f"the game string needs the whole deal, and the record has no "
+                              f"{' or '.join(missing)} tag")
+        report = validate_record(record)
+        errors = [d for d in report.diagnostics if d.is_error and d.code != "missing-termination"]
+        if errors:
+            first = errors[0]
+            place = f" (turn {first.turn})" if first.turn else ""
+            raise ExportError(f"the record breaks the rules{place}: {first.message}")
+        state = report.state
+        config: ClassicConfig = state.config
+        dealt = [parse_cards(record.tags["Hand1"], config), parse_cards(record.tags["Hand2"], config)]
+        hands = [list(dealt[0]), list(dealt[1])]
+        deck = list(reversed(parse_cards(record.tags["Deck"], config)))
+        out = bytearray([VERSION, len(config.colours)])
+        over = CLASSIC.is_over(state)
+        best = houserules.winner(CLASSIC.score(state).totals) if over else None
+        out += bytes([0 if best is None else best + 1, 0, 1])
+
+        def cards(items: list[str]) -> bytes:
+            return bytes([len(items)]) + bytes(CODES[c[0]] << 4 | (0 if c[1] == "w" else int(c[1:]))
+                                               for c in items)
+
+        start_deck = list(deck)
+        piles: dict[str, list[str]] = {c: [] for c in config.colours}
+        actions = bytearray()
+        for index, turn in enumerate(record.turns):
+            move = parse_move(turn.text, config)
+            hand = hands[index % 2]
+            at = hand.index(move.card)
+            if at >= 8:
+                raise ExportError(f"turn {index + 1}: {card_words(move.card)} is card {at + 1} of "
+                                  "the hand; the game string can only name the first 8")
+            hand.pop(at)
+            if move.discard:
+                piles[move.card[0]].append(move.card)
+            if move.draw == "d":
+                hand.append(deck.pop())
+                colour = 0
+            else:
+                hand.append(piles[move.draw].pop())
+                colour = CODES[move.draw]
+            actions.append(at | (8 if move.discard else 0) | colour << 4)
+        out += cards(start_deck) + cards([]) + cards([]) + cards(dealt[0])
+        out += cards([]) + cards(dealt[1])
+        out += struct.pack("<i", len(actions)) + actions
+        return base64.b64encode(bytes(out)).decode("ascii") + "\n"
+
+
+IMPORTER = MetapyziksImporter()

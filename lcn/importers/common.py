@@ -156,7 +156,7 @@ class GameBuilder:
                 self.warn("house-rule", f"the log gives the scores {joined(stated)}, which are the "
                           f"scores without the 8-card bonus (house rule: {houserules.NO_BONUS}); "
                           f"under the official rules they are {joined(official)}, and the record "
-                          "says so", self.stated_span)
+                          "says so", self.stated_span, rule="C-SCORE-BONUS")
         record.termination = termination
         self.source.termination = self.stated_span
         houserules.insert_tag(record, "Result", termination, before=())

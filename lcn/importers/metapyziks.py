@@ -352,7 +352,8 @@ class MetapyziksImporter(Importer):
                     builder.warn("house-rule", f"the game string names {seat_name[claimed]} as the "
                                  "winner, as the runner scores without the 8-card bonus (house rule: "
                                  f"{houserules.NO_BONUS}); under the official rules the winner is "
-                                 f"{seat_name[official]}, and the record's result is official", end)
+                                 f"{seat_name[official]}, and the record's result is official", end,
+                                 rule="C-SCORE-BONUS")
                 else:
                     builder.warn("winner-mismatch", f"the game string names {seat_name[claimed]} as "
                                  f"the winner, but its moves make {seat_name[official]} the winner "

@@ -17,6 +17,9 @@ from ..writer import write_game
 from .base import Conversion, Importer, syntax_error
 
 _TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"(?:[^"\\]|\\.)*"\s*\]\s*$')
+#: Movetext words of any variant have digits, slashes, colons or glyphs; prose has none.
+_NOTATION_WORD = re.compile(r"[0-9/:*$]|-$|^[!?]+$")
+_COMMENTS = re.compile(r"\{[^}]*\}|;[^\n]*")
 _CLASSIC_WORD = re.compile(r"(?:\d+\.+)?x?[YBWGRPO](?:10|[2-9]|w)/(?:[dD](?:=[YBWGRPO](?:10|[2-9]|w))?"
                            r"|[YBWGRP])[!?]*", re.IGNORECASE)
 
@@ -31,9 +34,14 @@ class LCNImporter(Importer):
         if not lines:
             return 0.0
         tags = sum(1 for line in lines if _TAG_LINE.match(line))
+        movetext = _COMMENTS.sub(" ", "\n".join(line for line in lines if not _TAG_LINE.match(line)))
+        words = movetext.split()
         if _TAG_LINE.match(lines[0]) and tags >= min(2, len(lines)):
-            return 0.9
-        words = " ".join(lines).split()
+            # Tags alone say little (other formats can carry them): the movetext decides.
+            if not words:
+                return 0.9
+            notation = sum(1 for word in words if _NOTATION_WORD.search(word))
+            return 0.5 + 0.45 * notation / len(words)
         if not words:
             return 0.0
         moves = sum(1 for word in words if _CLASSIC_WORD.fullmatch(word))

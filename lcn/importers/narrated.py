@@ -98,6 +98,7 @@ PILES: dict[str, str] = {
                      "expeditionen", "reihe", "auslage"], "expedition"),
 }
 CONJUNCTIONS = {"and", "then", "und", "dann", ","}
+PRONOUNS = {"she", "he", "they", "sie", "er"}
 _CARD_CODE = re.compile(r"([rgbwyp])(10|[2-9]|w|x|\*)", re.IGNORECASE)
 _GLYPH = re.compile(r"(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]+)")
 _TAG = re.compile(r'\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -330,9 +331,11 @@ class Parser:
             item.kind = "end"
             return item
         if (m := _PLAYERS.fullmatch(text)) is not None or (m := _VERSUS.fullmatch(text)) is not None:
+            listed = m.re is _PLAYERS
             names = ([n.strip() for n in re.split(r",|\band\b|\bund\b", m.group(1)) if n.strip()]
-                     if m.re is _PLAYERS else [m.group(1).strip(), m.group(2).strip()])
-            if len(names) == 2 and not any(self.action_words(n) for n in names):
+                     if listed else [m.group(1).strip(), m.group(2).strip()])
+            # ("Ada vs Bo" must not be an action that happens to contain "vs").
+            if len(names) == 2 and (listed or not any(self.action_words(n) for n in names)):
                 item.kind, item.names = "players", names
                 for name in names:
                     if name not in self.names:
@@ -457,7 +460,11 @@ class Parser:
                  for m in _WORD.finditer(text, start)]
         if not words or words[0].folded not in VERBS:
             return None
-        # A new action starts at a verb after "and", "then", "und", "dann" or a comma.
+        # A new action starts at a verb after "and", "then", "und", "dann" or a comma (and a
+        # pronoun: "then she draws", "dann zieht sie").
+        words = [w for i, w in enumerate(words) if not (
+            w.folded in PRONOUNS and i > 0 and (words[i - 1].folded in CONJUNCTIONS
+                                                or words[i - 1].folded in VERBS))]
         clauses = [Clause(VERBS[words[0].folded], [words[0]])]
         for previous, word in itertools.pairwise(words):
             if word.folded in VERBS and previous.folded in CONJUNCTIONS:
@@ -474,7 +481,7 @@ class Parser:
     def clause(self, line: int, clause: Clause) -> bool:
         """Fill in a clause from its words; report a word that does not fit, with its column."""
         words = clause.words[1:]
-        if words and words[-1].folded in CONJUNCTIONS:
+        while words and words[-1].folded in CONJUNCTIONS:
             words = words[:-1]
         card_words: list[Word] = []
         i = 0
@@ -488,9 +495,10 @@ class Parser:
             elif folded in PILES:
                 self.pile(clause, PILES[folded], card_words)
                 i += 1
-            elif folded in PARTICLES and (i == len(words) - 1 or PARTICLES[folded] == "place"):
-                # German separable prefixes: "legt ... ab", "legt ... aus", "wirft ... weg".
-                if i == len(words) - 1:
+            elif folded in PARTICLES:
+                # "throws away", and German separable prefixes: "legt ... ab", "spielt ... aus",
+                # "wirft ... weg" ("aus" and "an" inside a clause are prepositions).
+                if i == len(words) - 1 or folded not in ("aus", "an"):
                     clause.particle = PARTICLES[folded]
                 i += 1
             elif folded in PREPOSITIONS:
@@ -703,6 +711,9 @@ class _Games:
                 return player
         if len(self.players) < 2:
             assert self.builder is not None
+            if self.builder.turns % 2 == 0:
+                self.fail(item, f"{name} acts, but it is {self.players[0]}'s turn")
+                return None
             self.players.append(name)
             self.builder.record.tags["Player2"] = name
             self.builder.table.names[1] = name
@@ -782,12 +793,19 @@ class _Games:
 
     def on_turn_of(self, item: Item) -> None:
         builder = self.builder
-        if builder is not None and self.placed is None and not builder.over \
-                and len(self.players) == 2 and item.name is not None:
-            expected = self.players[builder.turns % 2]
-            if fold(item.name) != fold(expected):
+        if builder is not None and self.placed is None and not builder.over and item.name:
+            expected = self.mover(builder)
+            if expected is not None and fold(item.name) != fold(expected):
                 self.fail(item, f"the log says it is {item.name}'s turn, but it is {expected}'s")
+            elif expected is None and fold(item.name) == fold(self.players[0]):
+                self.fail(item, f"the log says it is {item.name}'s turn, but it is the other "
+                          "player's")
         self.attach(item.comments)
+
+    def mover(self, builder: GameBuilder) -> str | None:
+        """Whose turn it is (None: the second player's, before they are known)."""
+        seat = builder.turns % 2
+        return self.players[seat] if seat < len(self.players) else None
 
     def on_deck_count(self, item: Item) -> None:
         builder = self.builder
@@ -853,11 +871,13 @@ class _Games:
 
     def clause(self, item: Item, clause: Clause, name: str, builder: GameBuilder) -> bool:
         span = clause.span(item.line)
-        if len(self.players) == 2:
-            mover = self.players[builder.turns % 2]
-            if name != mover:
-                self.fail(item, f"{name} acts, but it is {mover}'s turn", span)
-                return False
+        mover = self.mover(builder)
+        if mover is None and name == self.players[0]:
+            self.fail(item, f"{name} acts, but it is the other player's turn", span)
+            return False
+        if name != (mover or name):
+            self.fail(item, f"{name} acts, but it is {mover}'s turn", span)
+            return False
         kind = clause.kind
         if kind == "lay":
             if clause.pile == "discard" or clause.particle == "discard":

@@ -192,6 +192,11 @@ def score_expedition(colour: str, cards: list[str], config: ClassicConfig = CLAS
                            bonus, points)
 
 
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 _PLACE_NAMES = {"hand": "in {name}'s hand", "exp": "in {name}'s {colour} expedition",
                 "pile": "on the {colour} discard pile"}
 
@@ -260,9 +265,79 @@ class ClassicState:
 
     def hand(self, player: int) -> list[str]:
         """The known cards of a hand, sorted by colour then value."""
-        order = {c: i for i, c in enumerate(self.config.colours)}
         cards = [card for card, n in self.known[player].items() for _ in range(n)]
+        return self.sort_cards(cards)
+
+    def sort_cards(self, cards: list[str]) -> list[str]:
+        order = {c: i for i, c in enumerate(self.config.colours)}
         return sorted(cards, key=lambda c: (order[c[0]], card_value(c)))
+
+    def unseen(self) -> dict[str, int]:
+        """The cards whose place the record does not fix yet, with their copies left.
+
+        These are exactly the cards that fill the unknown slots of both hands and the
+        undrawn part of the draw pile when the Deck tag is missing, in any combination
+        (``docs/hidden-information.md``).
+        """
+        pool: dict[str, int] = {}
+        for colour in self.config.colours:
+            copies = self.config.wagers - self.wagers_located[colour]
+            if copies > 0:
+                pool[colour + "w"] = copies
+            for value in self.config.values:
+                card = f"{colour}{value}"
+                if card not in self.where:
+                    pool[card] = 1
+        return pool
+
+    def deduced(self, player: int) -> list[str]:
+        """Unknown cards of a hand that every deal consistent with the record puts there.
+
+        The unknown slots of the hand take any ``unknown`` of the unseen cards, so a card
+        is certain only when the other places cannot hold all its copies: ``u`` slots among
+        ``n`` unseen cards hold at least ``u - (n - m)`` of a card with ``m`` copies. This
+        is how one player, once the draw pile is empty, knows the other's whole hand.
+        """
+        slots = self.unknown[player]
+        if not slots:
+            return []
+        pool = self.unseen()
+        total = sum(pool.values())
+        cards = [card for card, copies in pool.items()
+                 for _ in range(max(0, min(copies, slots - (total - copies))))]
+        return self.sort_cards(cards)
+
+    def knowledge(self, player: int) -> dict[str, Any]:
+        """What the record tells of a hand: the cards certainly in it, and how many others.
+
+        ``known`` holds every card that is in the hand under every deal consistent with the
+        record so far (with wager copies repeated), ``deduced`` those of them that no tag,
+        ``/d=`` or discard-pile draw names but that the rest of the record forces.
+        """
+        deduced = self.deduced(player)
+        return {"known": self.sort_cards(self.hand(player) + deduced),
+                "unknown": self.unknown[player] - len(deduced), "deduced": deduced}
+
+    def wager_places(self, colour: str) -> str:
+        """Where the wager copies of a colour are known to be, in words."""
+        card = colour + "w"
+        name = COLOUR_NAMES[colour]
+        places = []
+        for player in range(2):
+            count = self.known[player].get(card, 0)
+            if count:
+                places.append(f"{count} in {self.names[player]}'s hand")
+            count = self.expeditions[player][colour].count(card)
+            if count:
+                places.append(f"{count} in {self.names[player]}'s {name} expedition")
+        count = self.piles[colour].count(card)
+        if count:
+            places.append(f"{count} on the {name} discard pile")
+        if self.deck is not None:
+            count = self.deck[self.drawn:].count(card)
+            if count:
+                places.append(f"{count} still in the draw pile")
+        return ", ".join(places) or "none left"
 
 
 class ClassicVariant(Variant[ClassicState, ClassicMove]):
@@ -379,7 +454,8 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return state.drawn >= state.config.pile_size
 
     def end_reason(self, state: ClassicState) -> str:
-        return "the last card of the draw pile was drawn"
+        return (f"the last card of the draw pile was drawn, the {_ordinal(state.config.pile_size)} "
+                "draw from it")
 
     def progress(self, state: ClassicState) -> str:
         left = state.cards_left
@@ -404,45 +480,14 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         known = state.known[player]
         count = known.get(card, 0)
         if count:
+            # A copy known to be in the hand is the one played: wager copies are alike, so
+            # this never rules out a deal that another choice would keep.
             if count == 1:
                 del known[card]
             else:
                 known[card] = count - 1
         else:
-            clash = False
-            if wager:
-                if state.wagers_located[colour] >= state.config.wagers:
-                    clash = True
-                    problems.append(Problem(
-                        "card-elsewhere", "C-CARD-UNIQUE",
-                        f"{name} cannot hold another {card}: all {state.config.wagers} "
-                        f"{COLOUR_NAMES[colour]} wager cards are already accounted for",
-                        offset=offset, length=len(card)))
-                state.wagers_located[colour] += 1
-            elif card in state.where:
-                clash = True
-                problems.append(Problem(
-                    "card-elsewhere", "C-CARD-UNIQUE",
-                    f"{name} cannot hold {card}: it is {state.place_of(card)}",
-                    offset=offset, length=len(card)))
-            if state.unknown[player] > 0:
-                state.unknown[player] -= 1
-            elif not clash:
-                if state.hand_tag[player] and state.blind[player] == 0:
-                    hand = " ".join(state.hand(player)) or "empty"
-                    problems.append(Problem(
-                        "not-in-hand", "C-HAND-CARD",
-                        f"{card} is not in {name}'s hand (the hand is {hand})",
-                        offset=offset, length=len(card)))
-                else:
-                    starting = 0 if state.hand_tag[player] else state.config.hand_size
-                    problems.append(Problem(
-                        "too-many-unknown", "C-HAND-COUNT",
-                        f"{card} cannot be in {name}'s hand: every card {name} could hold is "
-                        f"accounted for ({starting} unknown starting cards and "
-                        f"{state.blind[player]} blind draws, all revealed already; known in hand: "
-                        f"{' '.join(state.hand(player)) or 'none'})",
-                        offset=offset, length=len(card)))
+            problems.extend(self._reveal(state, player, card, offset))
 
         # 2. Place it: on the discard pile, or at the end of an expedition.
         if move.discard:
@@ -489,7 +534,8 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                         problems.append(Problem(
                             "card-elsewhere", "C-CARD-UNIQUE",
                             f"{name} cannot draw {drawn}: all {state.config.wagers} "
-                            f"{COLOUR_NAMES[drawn[0]]} wager cards are already accounted for",
+                            f"{COLOUR_NAMES[drawn[0]]} wager cards are accounted for "
+                            f"({state.wager_places(drawn[0])})",
                             offset=slash + 3, length=len(drawn)))
                     state.wagers_located[drawn[0]] += 1
                 elif drawn in state.where:
@@ -524,6 +570,64 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return problems
 
     @staticmethod
+    def _reveal(state: ClassicState, player: int, card: str, offset: int) -> list[Problem]:
+        """A card placed that is not known to be in the hand fills one of its unknown slots.
+
+        It must not be known to be anywhere else, and the hand must have an unknown slot
+        left: its unknown starting cards plus its blind draws so far, less the cards
+        revealed already. These two checks are exact (``docs/hidden-information.md``).
+        """
+        name = state.names[player]
+        colour = card[0]
+        length = len(card)
+        problem = None
+        if card[1] == "w":
+            if state.wagers_located[colour] >= state.config.wagers:
+                problem = Problem(
+                    "card-elsewhere", "C-CARD-UNIQUE",
+                    f"{name} cannot hold another {card}: all {state.config.wagers} "
+                    f"{COLOUR_NAMES[colour]} wager cards are accounted for "
+                    f"({state.wager_places(colour)})", offset=offset, length=length)
+            state.wagers_located[colour] += 1
+        else:
+            place = state.where.get(card)
+            if place is not None and place[0] == "deck":
+                problem = Problem(
+                    "not-in-hand", "C-HAND-CARD",
+                    f"{name} cannot hold {card} yet: it is {state.place_of(card)}, by the "
+                    "Deck tag", offset=offset, length=length)
+            elif place is not None:
+                problem = Problem(
+                    "card-elsewhere", "C-CARD-UNIQUE",
+                    f"{name} cannot hold {card}: it is {state.place_of(card)}",
+                    offset=offset, length=length)
+        if state.unknown[player] > 0:
+            state.unknown[player] -= 1
+        elif problem is None:
+            hand = " ".join(state.hand(player)) or "empty"
+            if state.hand_tag[player] and state.blind[player] == 0:
+                problem = Problem(
+                    "not-in-hand", "C-HAND-CARD",
+                    f"{card} is not in {name}'s hand (the hand is {hand})",
+                    offset=offset, length=length)
+            else:
+                starting = 0 if state.hand_tag[player] else state.config.hand_size
+                blind = state.blind[player]
+                sources = []
+                if starting:
+                    sources.append(f"{starting} starting card{'s' if starting != 1 else ''}")
+                if blind:
+                    sources.append(f"{blind} card{'s' if blind != 1 else ''} drawn unseen "
+                                   "from the draw pile")
+                problem = Problem(
+                    "too-many-unknown", "C-HAND-COUNT",
+                    f"{card} cannot be in {name}'s hand: {name} has already revealed "
+                    f"{starting + blind} cards the record did not show entering the hand, as "
+                    f"many as it can hold ({' and '.join(sources)}); the rest of the hand is "
+                    f"known: {hand}", offset=offset, length=length)
+        return [problem] if problem is not None else []
+
+    @staticmethod
     def _take(state: ClassicState, player: int, card: str) -> None:
         known = state.known[player]
         known[card] = known.get(card, 0) + 1
@@ -556,7 +660,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                             for exp in state.expeditions],
             "discard_piles": {c: list(cards) for c, cards in state.piles.items()},
             "draw_pile": state.cards_left,
-            "hands": [{"known": state.hand(p), "unknown": state.unknown[p]} for p in range(2)],
+            "hands": [state.knowledge(p) for p in range(2)],
             "scores": score.totals,
             "breakdown": score.breakdown,
             "last_move": format_move(state.last) if state.last else None,
@@ -589,11 +693,12 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             if view is not None and view != player:
                 hand = f"{config.hand_size} cards, hidden"
             else:
-                cards = " ".join(state.hand(player))
-                unknown = state.unknown[player]
-                hand = cards or "-"
-                if unknown:
-                    hand += f" + {unknown} unknown"
+                knowledge = state.knowledge(player)
+                hand = " ".join(knowledge["known"]) or "-"
+                if knowledge["unknown"]:
+                    hand += f" + {knowledge['unknown']} unknown"
+                if knowledge["deduced"]:
+                    hand += f" (deduced: {' '.join(knowledge['deduced'])})"
             lines.append(f"{names[player] + ':':<{width}} hand {hand}")
         return "\n".join(lines) + "\n"
 

@@ -225,6 +225,22 @@ def test_a_log_naming_one_player_only_is_refused() -> None:
     assert "only one player (Mick)" in str(error)
 
 
+def test_the_go_version_s_markup_and_round_lines() -> None:
+    text = ('{{b}}Mick{{_b}} discarded {{b}}{{c "red"}}R5{{_c}}{{_b}}\n'
+            "Mick drew a card, 43 remaining\n"
+            '{{b}}Steve{{_b}} discarded {{b}}{{c "gray"}}WX{{_c}}{{_b}}\n'
+            "Steve took R5\n"
+            "It is the end of round 1\n"
+            "Steve will start round 2\n"
+            "Steve played G4\nSteve drew a card, 43 remaining\nMick played G5\n"
+            "Mick drew a card, 42 remaining\n")
+    result = import_text(text, "brdgme")
+    assert [r.tags["Game"] for r in result.records] == ["1", "2"]
+    assert [t.text for t in result.records[0].turns] == ["xR5/d", "xWw/R"]
+    assert result.records[1].tags["Player1"] == "Steve"
+    assert result.valid, [d.format() for d in result.diagnostics]
+
+
 def test_parse_line_reads_each_entry() -> None:
     entry = parse_line(3, "  [12:04] Mick scored -17 points, now on 44.")
     assert entry is not None and not isinstance(entry, str)

@@ -154,6 +154,7 @@ def test_lcn_to_text_to_lcn_is_unchanged(seed: int, six: bool, view: object, rev
     if view != "all":
         game = strip_deal(game, keep=view)  # type: ignore[arg-type]
     if notes:
+        game.tags["Event"] = 'Club; round {2} "final"'
         game.intro_comments.append("A game\nover two lines")
         game.turns[4].glyphs += ["?!", "$18"]
         game.turns[4].comments += ["why?", "a } brace"]

@@ -4,7 +4,8 @@ brdg.me is a play-by-email and web site; its Lost Cities (brdgme/lost-cities) pl
 match of three rounds with the official rules. Two kinds of text are read:
 
 * the **log** as the site shows it, one entry a line (the ``{{...}}`` markup of the raw
-  log may be left in; ``{{player 0}}`` becomes "Player 1")::
+  log may be left in; ``{{player 0}}`` becomes "Player 1"; the Go version's ``... will
+  start round 2`` and ``It is the end of round 1`` are read too)::
 
       Starting round 1
       Mick drew 8 cards, 52 remaining
@@ -55,7 +56,8 @@ _STAMP = re.compile(r"^(?:\[[^\]]{1,40}\]\s*|\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\
                     r"|\d\d?:\d\d(?::\d\d)?\s*(?:[-|]\s+)?|[-*•]\s+)")
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("round", re.compile(r"starting round (\d+)", re.I)),
-    ("over", re.compile(r"the game is over", re.I)),
+    ("round", re.compile(r".+? will start round (\d+)", re.I)),  # brdg.me's Go version
+    ("over", re.compile(r"the game is over|it is the end of round \d+", re.I)),
     ("private", re.compile(r"you drew ((?:" + CARD + r")(?:\s*,\s*" + CARD + r")*)", re.I)),
     ("deal", re.compile(r"(.+?) drew (\d+) cards, (\d+) remaining", re.I)),
     ("draw", re.compile(r"(.+?) drew a card, (\d+) remaining", re.I)),

@@ -239,6 +239,9 @@ class Parser:
                 owner.append("\n".join(open_comment).strip())
                 open_comment = None
                 text = " " * (end + 1) + text[end + 1:]
+            elif _TAG.fullmatch(text.strip()):
+                out.append((number, text.rstrip(), comments))  # a tag value may hold `;` or `{`
+                continue
             kept: list[str] = []
             i = 0
             while i < len(text):

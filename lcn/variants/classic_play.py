@@ -157,38 +157,74 @@ def random_game(seed: int, *, expeditions: int = 5, skill: float = 0.85,
     return record
 
 
-def strip_deal(record: GameRecord, keep: int | None = None) -> GameRecord:
+def strip_deal(record: GameRecord, keep: int | None = None, *,
+               config: ClassicConfig | None = None) -> GameRecord:
     """The same game without its deal: no deal tags, or only player ``keep``'s view (0 or 1).
 
-    A kept player's hand stays in its tag and their draws from the draw pile name the card
-    (``/d=R5``); everything else another player could not see is removed.
+    A kept player's hand stays in its tag (in its place among the tags) and their draws from
+    the draw pile name the card (``/d=R5``); every other draw becomes a plain ``/d``, as
+    another player would have seen it. Comments and glyphs are kept as written.
+
+    Raises ValueError, saying why, when the record has no deal to strip, when a kept view
+    cannot be written (the player's ``Hand`` tag is missing, or one of their draws from the
+    draw pile names no card and no ``Deck`` tag gives it), or when a turn or a deal tag cannot
+    be read. ``config`` fixes the card set; by default the ``Expeditions`` tag decides.
+
+    >>> from lcn import write_game
+    >>> game = random_game(5)
+    >>> view = strip_deal(game, keep=0)
+    >>> [name for name in view.tags if name in ("Hand1", "Hand2", "Deck")]
+    ['Hand1']
+    >>> write_game(view).count("/d=") == sum(t.text.endswith("/d") for t in game.turns[::2])
+    True
     """
+    from .classic import MoveSyntaxError, parse_cards
     from .classic import parse_move as parse
 
+    deal_tags = ("Hand1", "Hand2", "Deck")
+    if config is None:
+        config = CLASSIC_6 if (record.tags.get("Expeditions") or "5").strip() == "6" else CLASSIC_5
+    deck: list[str] = []
+    text = record.tags.get("Deck")
+    if text is not None:
+        try:
+            deck = parse_cards(text, config)
+        except MoveSyntaxError as exc:
+            raise ValueError(f"the Deck tag cannot be read: {exc.message}") from exc
+    kept = None if keep is None else f"Hand{keep + 1}"
+    if keep is not None and kept not in record.tags:
+        raise ValueError(f"no {kept} tag: a player's view keeps their starting hand, and the "
+                         "record does not give it")
     tags = Tags()
     for name, value in record.tags.items():
-        if name in ("Hand1", "Hand2", "Deck"):
-            continue
-        tags[name] = value
-    config = CLASSIC_6 if (record.tags.get("Expeditions") or "5").strip() == "6" else CLASSIC_5
-    deck = (record.tags.get("Deck") or "").split()
-    if keep is not None:
-        hand = record.tags.get(f"Hand{keep + 1}")
-        if hand is not None:
-            # Keep the view tag beside the players, where a reader looks for it.
-            tags[f"Hand{keep + 1}"] = hand
+        if name not in deal_tags or name == kept:
+            tags[name] = value
     out = GameRecord(tags=tags, intro_comments=list(record.intro_comments),
                      termination=record.termination, closing_comments=list(record.closing_comments))
+    has_deal = any(name in record.tags for name in deal_tags)
     drawn = 0
     for index, turn in enumerate(record.turns):
-        move = parse(turn.text, config)
+        try:
+            move = parse(turn.text, config)
+        except MoveSyntaxError as exc:
+            raise ValueError(f"turn {index + 1} (`{turn.text}`) cannot be read: "
+                             f"{exc.message}") from exc
         if move.draw == "d":
+            has_deal |= move.drawn is not None
             card = move.drawn or (deck[drawn] if drawn < len(deck) else None)
             drawn += 1
-            if keep is not None and index % 2 == keep and card is not None:
+            if keep is not None and index % 2 == keep:
+                if card is None:
+                    raise ValueError(
+                        f"turn {index + 1} (`{turn.text}`): the card drawn from the draw pile is "
+                        f"not known (no Deck tag, no `/d=<card>`), so Player{keep + 1}'s view "
+                        "cannot name it")
                 move = move._replace(drawn=card)
             else:
                 move = move._replace(drawn=None)
         out.turns.append(Turn(format_move(move), number=None, glyphs=list(turn.glyphs),
                               comments=list(turn.comments)))
+    if not has_deal:
+        raise ValueError("the record has no deal to strip (no Hand1, Hand2 or Deck tag, no "
+                         "`/d=<card>`)")
     return out

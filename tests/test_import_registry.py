@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import lcn.importers as importers
 from lcn.diagnostics import Severity
@@ -177,3 +180,33 @@ def test_export_failures_are_per_game() -> None:
     (problem,) = result.diagnostics
     assert problem.severity is Severity.ERROR and problem.extra["game"] == 2
     assert "needs the whole deal" in problem.message and not result.complete
+
+
+@functools.cache
+def _inputs() -> dict[str, str]:
+    games = [random_game(41), random_game(42, expeditions=6)]
+    return {fmt: export_records(games, fmt).text for fmt, _ in output_formats()}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_damaged_input_never_raises_anything_but_a_clear_error(data: st.DataObject) -> None:
+    inputs = _inputs()
+    fmt = data.draw(st.sampled_from(sorted(inputs)))
+    text = inputs[fmt]
+    for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
+        at = data.draw(st.integers(min_value=0, max_value=len(text) - 1))
+        cut = data.draw(st.integers(min_value=0, max_value=40))
+        insert = data.draw(st.sampled_from(["", "{", "}", "[", "\n", ";", "R10", "plays", "draws",
+                                            "Round 2", "Deal:bx0", "\u00e4", "==", "-", "9"]))
+        text = text[:at] + insert + text[at + cut:]
+    forced = data.draw(st.sampled_from([None, fmt, "text", "brdgme", "openspiel"]))
+    try:
+        result = import_text(text, forced)
+    except ImportError_ as exc:
+        assert str(exc)
+        for problem in exc.diagnostics:
+            assert problem.message and (problem.line is None or problem.line >= 1)
+        return
+    for problem in result.diagnostics:
+        assert problem.message and (problem.line is None or problem.line >= 1)

@@ -26,16 +26,9 @@ from ..variants.classic import ClassicConfig, ClassicState, score_expedition
 
 NO_BONUS = "no 8-card bonus"
 TAKE_BACK = "taking back the discarded card"
-EQUAL_VALUES = "equal values allowed"
 
 #: The tag that names the house rules a game was played by, comma separated.
 TAG = "HouseRules"
-
-DESCRIPTIONS = {
-    NO_BONUS: "expeditions of 8 or more cards score no 20-point bonus",
-    TAKE_BACK: "a player may draw the card they have just discarded",
-    EQUAL_VALUES: "a card may follow one of equal value (never matters with the standard deck)",
-}
 
 
 def scores_without_bonus(state: ClassicState) -> list[int]:

@@ -444,11 +444,10 @@ class Parser:
     # -- actions --------------------------------------------------------------------------
     def subject(self, text: str) -> tuple[str, int] | None:
         """The player's name at the start of an action line and where the rest starts."""
-        lowered = fold(text)
         for name in sorted(self.names, key=len, reverse=True):
-            folded = fold(name)
-            if lowered.startswith(folded) and len(text) > len(name) and text[len(name)] == " ":
-                return name, len(name) + 1
+            size = len(name)
+            if text[:size].casefold() == name.casefold() and text[size:size + 1] == " ":
+                return name, size + 1
         for m in list(_WORD.finditer(text))[1:]:
             if fold(m.group(0)) in VERBS:
                 return text[: m.start()].rstrip(), m.start()

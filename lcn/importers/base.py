@@ -91,6 +91,11 @@ class ExportError(ValueError):
     """A game that cannot be written in a format (the format needs what the record lacks)."""
 
 
+def shown(text: str, limit: int = 60) -> str:
+    """Input quoted in a message, cut short: a damaged line may be a megabyte long."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def syntax_error(format: str, problems: list[Diagnostic]) -> ImportError_:
     """The exception for input that cannot be converted, its message naming the first problems."""
     shown = []

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostic, Severity
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_5, COLOUR_NAMES
-from .base import Conversion, Importer, SourceMap, Span, note, syntax_error
+from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
 from .common import CLASSIC, GameBuilder
 
 CARD = r"[RGWBY](?:X|10|[2-9])"
@@ -140,7 +140,7 @@ def parse_line(number: int, raw: str) -> Entry | str | None:
             elif entry.verb == "take":
                 entry.card = groups[2].upper()
         return entry
-    return (f"`{stripped}` is not a brdg.me Lost Cities log entry or command (expected e.g. "
+    return (f"`{shown(stripped)}` is not a brdg.me Lost Cities log entry or command (expected e.g. "
             "`Mick played R5`, `Mick drew a card, 23 remaining`, `You drew B4`, `Starting round 2`, "
             "or a command `play R5`, `discard GX`, `draw`, `take Y`)")
 
@@ -216,7 +216,7 @@ class _Match:
         if name in self.players:
             return
         if len(self.players) == 2:
-            self.fail(entry, f"a third player, {name!r} (the others are {self.players[0]} and "
+            self.fail(entry, f"a third player, {shown(name)!r} (the others are {self.players[0]} and "
                       f"{self.players[1]}): brdgme's 3-player game is not classic Lost Cities "
                       "(hands of 7, expedition cost 15, bonus at 7 cards) and has no LCN record")
             raise _Stop

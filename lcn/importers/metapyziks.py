@@ -194,7 +194,7 @@ def _json_strings(text: str) -> Iterator[tuple[int, int, str]]:
     """Game strings in the runner's JSON output (``Summaries[].Replay``)."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return
     summaries = data.get("Summaries") if isinstance(data, dict) else None
     if isinstance(data, dict) and "Replay" in data:

@@ -44,7 +44,7 @@ from ..variants.base import MoveSyntaxError
 from ..variants.classic import COLOUR_NAMES, ClassicMove, parse_move
 from ..writer import escape_tag
 from . import houserules
-from .base import Conversion, ExportError, Importer, SourceMap, Span, note, syntax_error
+from .base import Conversion, ExportError, Importer, SourceMap, Span, note, shown, syntax_error
 from .common import CLASSIC, GameBuilder, card_words
 
 # -- vocabulary (folded: lower case, ä→ae, ö→oe, ü→ue, ß→ss) ----------------------------
@@ -311,7 +311,7 @@ class Parser:
         sentence = sentence.rstrip(".!;: ")
         item = self.statement(number, sentence, column)
         if item is None:
-            self.error(number, column, len(text), f"`{text}` is not a line of a narrated log: "
+            self.error(number, column, len(text), f"`{shown(text)}` is not a line of a narrated log: "
                        "expected an action (`Ada plays the red 7`, `Bo discards the green wager`, "
                        "`Ada draws from the draw pile`, `Bo takes the yellow 4`), a score, a "
                        "round heading, a tag or a comment")
@@ -534,7 +534,7 @@ class Parser:
         bad = next((w for w in meaningful if colour_of(w.folded) is None
                     and not w.folded.isdigit() and w.folded not in NUMBERS
                     and w.folded.replace("-", "") not in WAGERS), meaningful[0])
-        self.error(line, bad.column, len(bad.text), f"`{bad.text}` does not fit here: expected a "
+        self.error(line, bad.column, len(bad.text), f"`{shown(bad.text)}` does not fit here: expected a "
                    "card (a colour and a value 2-10 or a wager word: `the red 7`, `the green "
                    "wager`, `die rote Wette`) or where it goes (`from the draw pile`, `onto the "
                    "discard pile`)")
@@ -701,7 +701,7 @@ class _Games:
                 builder.tag(f"Hand{seat + 1}", " ".join(hand))
         unknown = [owner for owner in self.hands if fold(owner) not in map(fold, self.players)]
         if unknown and len(self.players) == 2:
-            self.fail(item, f"a starting hand for {unknown[0]}, who is not a player of this game")
+            self.fail(item, f"a starting hand for {shown(unknown[0])}, who is not a player of this game")
         builder.record.intro_comments.extend(self.intro)
         self.builder = builder
         return builder
@@ -714,7 +714,7 @@ class _Games:
         if len(self.players) < 2:
             assert self.builder is not None
             if self.builder.turns % 2 == 0:
-                self.fail(item, f"{name} acts, but it is {self.players[0]}'s turn")
+                self.fail(item, f"{shown(name)} acts, but it is {self.players[0]}'s turn")
                 return None
             self.players.append(name)
             self.builder.record.tags["Player2"] = name
@@ -724,7 +724,7 @@ class _Games:
                 self.fail(item, f"{name}'s starting hand is given, but {name} was not known to "
                           "be a player when the game began: name the players first")
             return name
-        self.fail(item, f"a third player, {name} (the players are {self.players[0]} and "
+        self.fail(item, f"a third player, {shown(name)} (the players are {self.players[0]} and "
                   f"{self.players[1]}): classic Lost Cities has two")
         return None
 
@@ -833,7 +833,7 @@ class _Games:
         name, points = item.scores[0]
         match = next((p for p in self.players if fold(p) == fold(name)), None)
         if match is None:
-            self.fail(item, f"a score for {name}, who is not a player of this game "
+            self.fail(item, f"a score for {shown(name)}, who is not a player of this game "
                       f"({' and '.join(self.players)})")
             return
         self.scores[match] = (points, item.span)
@@ -875,10 +875,10 @@ class _Games:
         span = clause.span(item.line)
         mover = self.mover(builder)
         if mover is None and name == self.players[0]:
-            self.fail(item, f"{name} acts, but it is the other player's turn", span)
+            self.fail(item, f"{shown(name)} acts, but it is the other player's turn", span)
             return False
         if name != (mover or name):
-            self.fail(item, f"{name} acts, but it is {mover}'s turn", span)
+            self.fail(item, f"{shown(name)} acts, but it is {mover}'s turn", span)
             return False
         kind = clause.kind
         if kind == "lay":

@@ -259,7 +259,8 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     shortened = lcn.GameRecord(tags=record.tags, turns=record.turns[:upto],
                                termination="*", line=record.line)
     report = lcn.validate_record(shortened)
-    errors = [d for d in report.diagnostics if d.is_error and d.code != "missing-termination"]
+    errors = [d for d in report.diagnostics if d.is_error
+              and d.code not in ("missing-termination", "result-tag-mismatch")]
     if report.state is None or not report.complete:
         raise click.ClickException("; ".join(d.message for d in errors) or "cannot replay")
     names = report.players

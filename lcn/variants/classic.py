@@ -697,7 +697,9 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 hand = " ".join(knowledge["known"]) or "-"
                 if knowledge["unknown"]:
                     hand += f" + {knowledge['unknown']} unknown"
-                if knowledge["deduced"]:
+                if knowledge["deduced"] == knowledge["known"]:
+                    hand += " (deduced from the rest of the record)"
+                elif knowledge["deduced"]:
                     hand += f" (deduced: {' '.join(knowledge['deduced'])})"
             lines.append(f"{names[player] + ':':<{width}} hand {hand}")
         return "\n".join(lines) + "\n"

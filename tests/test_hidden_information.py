@@ -12,11 +12,13 @@ make the record legal (``docs/hidden-information.md``).
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -454,10 +456,8 @@ def test_a_ninth_unknown_card_is_caught_at_once() -> None:
 
 
 # -- the command -----------------------------------------------------------------------------
-def test_deal_command_keeps_a_view_and_validates(tmp_path: object) -> None:
-    from pathlib import Path
-
-    folder = Path(str(tmp_path))
+def test_deal_command_keeps_a_view_and_validates(tmp_path: Path) -> None:
+    folder = tmp_path
     source = folder / "full.lcn"
     source.write_text(lcn.write_games(list(games()[:3])) or "", encoding="utf-8")
     runner = CliRunner()
@@ -478,10 +478,8 @@ def test_deal_command_keeps_a_view_and_validates(tmp_path: object) -> None:
     assert result.stdout == lcn.write_games([strip_deal(g, 1) for g in games()[:3]])
 
 
-def test_deal_command_errors(tmp_path: object) -> None:
-    from pathlib import Path
-
-    folder = Path(str(tmp_path))
+def test_deal_command_errors(tmp_path: Path) -> None:
+    folder = tmp_path
     runner = CliRunner()
     public = folder / "public.lcn"
     public.write_text(lcn.write_game(strip_deal(games()[0])), encoding="utf-8")
@@ -529,3 +527,44 @@ def test_deal_command_errors(tmp_path: object) -> None:
     assert runner.invoke(cli, ["deal", str(folder / "missing.lcn")]).exit_code == 2
     assert runner.invoke(cli, ["deal", str(view), "--keep", "3"]).exit_code == 2
     assert runner.invoke(cli, ["deal", str(view), "-o", str(folder)]).exit_code == 2
+
+
+# -- the samples and lcn show ----------------------------------------------------------------
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "classic"
+
+
+def test_samples_without_the_deal_validate() -> None:
+    public = lcn.read_game((SAMPLES / "public-only.lcn").read_text(encoding="utf-8"))
+    view = lcn.read_game((SAMPLES / "one-player-view.lcn").read_text(encoding="utf-8"))
+    assert not any(t in public.tags for t in ("Hand1", "Hand2", "Deck"))
+    assert not any("/d=" in t.text for t in public.turns)
+    assert "Hand1" in view.tags and "Hand2" not in view.tags and "Deck" not in view.tags
+    assert all("/d=" in t.text for t in view.turns[::2] if "/d" in t.text)
+    assert all("/d=" not in t.text for t in view.turns[1::2])
+    for record in (public, view):
+        report = validate_record(record)
+        assert report.valid and report.over, [d.format() for d in report.diagnostics]
+        assert lcn.write_game(record) == (SAMPLES / "public-only.lcn" if record is public
+                                          else SAMPLES / "one-player-view.lcn").read_text(
+                                              encoding="utf-8")
+
+
+def test_show_prints_what_is_known_of_each_hand() -> None:
+    runner = CliRunner()
+    sample = str(SAMPLES / "one-player-view.lcn")
+    result = runner.invoke(cli, ["show", sample, "--turn", "10"])
+    assert result.exit_code == 0, result.output
+    assert "Ada:  hand Yw Y10 B9 W5 Gw G7 Rw R5\n" in result.stdout
+    assert "Bo:   hand Bw + 7 unknown\n" in result.stdout
+    result = runner.invoke(cli, ["show", sample])
+    assert result.exit_code == 0, result.output
+    assert "Bo:   hand Y4 B3 B7 B8 Gw G4 G5 G10 (deduced from the rest of the record)\n" in (
+        result.stdout)
+    result = runner.invoke(cli, ["show", sample, "--turn", "10", "--format", "json"])
+    data = json.loads(result.stdout)
+    assert data["hands"] == [
+        {"known": ["Yw", "Y10", "B9", "W5", "Gw", "G7", "Rw", "R5"], "unknown": 0, "deduced": []},
+        {"known": ["Bw"], "unknown": 7, "deduced": []}]
+    result = runner.invoke(cli, ["show", str(SAMPLES / "public-only.lcn"), "--turn", "16"])
+    assert "Fay:   hand - + 8 unknown\n" in result.stdout
+    assert "Tove:  hand G7 + 7 unknown\n" in result.stdout

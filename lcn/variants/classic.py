@@ -697,7 +697,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 hand = " ".join(knowledge["known"]) or "-"
                 if knowledge["unknown"]:
                     hand += f" + {knowledge['unknown']} unknown"
-                if knowledge["deduced"] == knowledge["known"]:
+                if knowledge["deduced"] and knowledge["deduced"] == knowledge["known"]:
                     hand += " (deduced from the rest of the record)"
                 elif knowledge["deduced"]:
                     hand += f" (deduced: {' '.join(knowledge['deduced'])})"

@@ -568,3 +568,25 @@ def test_show_prints_what_is_known_of_each_hand() -> None:
     result = runner.invoke(cli, ["show", str(SAMPLES / "public-only.lcn"), "--turn", "16"])
     assert "Fay:   hand - + 8 unknown\n" in result.stdout
     assert "Tove:  hand G7 + 7 unknown\n" in result.stdout
+
+
+def test_a_result_needs_the_last_draw_even_without_the_deal() -> None:
+    """The end is counted in draws from the draw pile (44, or 56 with six expeditions),
+    which every view shows: a score on a record that stops earlier is an error, `*` is not."""
+    for game in (games()[0], games()[GAMES_5]):
+        pile = 56 if game.tags.get("Expeditions") == "6" else 44
+        assert sum(t.text.endswith("/d") for t in game.turns) == pile
+        for keep in VIEWS:
+            view = strip_deal(game, keep)
+            cut = len(view.turns) - 1
+            while not view.turns[cut].text.split("/")[1].startswith("d"):
+                cut -= 1  # stop just before the last draw from the draw pile
+            short = GameRecord(tags=view.tags, turns=view.turns[:cut],
+                               termination=view.termination)
+            report = validate_record(short)
+            assert [d.code for d in report.diagnostics if d.is_error] == ["game-unfinished"]
+            assert "1 card left in the draw pile" in report.diagnostics[0].message
+            short.tags = view.tags.copy()
+            short.tags["Result"] = "*"
+            short.termination = "*"
+            assert validate_record(short).valid

@@ -16,7 +16,8 @@ every record:
 Records are random walks through the game tree, ending at a random point, mostly with a
 legal turn and sometimes with one that some or all deals reject, plus every record of one
 or two turns. Every level of knowledge is tried: no deal tags, one hand, the draw pile
-alone, one hand with that player's draws written (``/d=X``), and the whole deal.
+alone, one hand with that player's draws written (``/d=X``), both hands, one hand and the
+draw pile, and the whole deal.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ LEVELS = {
     "deck": (("Deck",), ()),
     "view1": (("Hand1",), (0,)),
     "view2": (("Hand2",), (1,)),
+    "hands": (("Hand1", "Hand2"), ()),
+    "hand1+deck": (("Hand1", "Deck"), ()),
     "full": (("Hand1", "Hand2", "Deck"), ()),
 }
 
@@ -324,7 +327,7 @@ def test_engine_agrees_with_every_deal(config_name: str, level: str) -> None:
     records = 0
     for _ in range(3):
         checker = Checker(config, level, rng.choice(deals))
-        explore(checker, rng, 40)
+        explore(checker, rng, 30)
         codes += checker.codes
         records += checker.records
     assert records > 150

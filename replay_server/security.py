@@ -1,0 +1,146 @@
+"""Security headers on every response and a rate limit on every write path.
+
+Headers: a Content-Security-Policy that allows only the site's own scripts and styles (no
+inline code at all, so an injected ``<script>`` cannot run), no MIME sniffing, a referrer
+policy that keeps unlisted game links from leaking to other sites, and no framing by other
+sites, except for the pages made to be framed (the embeds, marked with ``allow_framing``).
+
+The rate limit is flask-limiter's, one per application, with its counters in
+``RATELIMIT_STORAGE_URI`` (``memory://`` by default; a shared store such as
+``redis://...`` when several servers sit behind one load balancer). Every write route is
+decorated with ``write_limit``: they share one budget per client.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+from flask import Flask, Response, current_app, g, jsonify, render_template_string, request
+from flask.typing import ResponseReturnValue
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+DEFAULT_RATELIMIT = "30 per minute"
+
+_CSP_COMMON = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+               "object-src 'none'; base-uri 'none'; form-action 'self'")
+#: The policy of every page that must not be framed by another site.
+CSP = f"{_CSP_COMMON}; frame-ancestors 'none'"
+#: The policy of embed pages: the same, but any site may frame them.
+CSP_FRAMEABLE = f"{_CSP_COMMON}; frame-ancestors *"
+
+_ERROR_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }} · LCN</title></head>
+<body><h1>{{ title }}</h1><p>{{ message }}</p><p><a href="/">Back to the home page</a></p></body></html>
+"""
+
+
+def allow_framing(view: Callable[P, R]) -> Callable[P, R]:
+    """Mark a view as made to be framed by other sites (embeds); every other page refuses it."""
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        g.lcn_frameable = True
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def _limiter() -> Limiter:
+    limiter: Limiter = current_app.extensions["lcn_limiter"]
+    return limiter
+
+
+def _write_limit_value() -> str:
+    return str(current_app.config.get("RATELIMIT") or DEFAULT_RATELIMIT)
+
+
+def write_limit(view: Callable[P, R]) -> Callable[P, R]:
+    """Rate limit a write route: every write route of the site shares one budget per client.
+
+    The limit is read from the application's ``RATELIMIT`` at each request, so one module
+    level decorator serves any number of applications (each with its own counters).
+    """
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        limiter = current_app.extensions.get("lcn_limiter")
+        if limiter is None or not limiter.enabled:
+            return view(*args, **kwargs)
+        with limiter.shared_limit(_write_limit_value, scope="lcn-write"):
+            return view(*args, **kwargs)
+
+    return wrapper
+
+
+def wants_json() -> bool:
+    """Whether the error for this request should be JSON (the API) rather than a page."""
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, title: str, message: str, code: str) -> ResponseReturnValue:
+    """A clear error: JSON under /api/, a small page for people everywhere else."""
+    if wants_json():
+        return jsonify({"error": {"status": status, "code": code, "message": message}}), status
+    return render_template_string(_ERROR_PAGE, title=title, message=message), status
+
+
+def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
+    limit = getattr(exc, "limit", None)
+    what = f" ({limit.limit})" if limit is not None else ""
+    response = error_response(
+        429, "Too many requests",
+        f"Too many changes from your address{what}: please wait a minute and try again.",
+        "rate-limited")
+    return response
+
+
+def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    what = f" of {limit} bytes" if limit else ""
+    return error_response(
+        413, "Too large",
+        f"The request is larger than the limit{what}: send a smaller file or fewer games.",
+        "too-large")
+
+
+def _headers(response: Response) -> Response:
+    frameable = bool(g.get("lcn_frameable"))
+    response.headers["Content-Security-Policy"] = CSP_FRAMEABLE if frameable else CSP
+    if frameable:
+        response.headers.pop("X-Frame-Options", None)
+    else:
+        response.headers["X-Frame-Options"] = "DENY"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "same-origin"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Add the headers and the rate limiter to ``app``.
+
+    ``TRUSTED_PROXIES`` (or the environment's ``LCN_TRUSTED_PROXIES``): how many reverse
+    proxies stand in front of the server; their X-Forwarded-For is then trusted, so the rate
+    limit counts real clients rather than the load balancer.
+    """
+    proxies = int(app.config.get("TRUSTED_PROXIES") or os.environ.get("LCN_TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
+                                x_host=proxies)
+    app.config.setdefault("RATELIMIT", DEFAULT_RATELIMIT)
+    storage_uri = str(app.config.get("RATELIMIT_STORAGE_URI") or "memory://")
+    limiter = Limiter(key_func=get_remote_address, storage_uri=storage_uri, default_limits=[],
+                      headers_enabled=True)
+    limiter.init_app(app)
+    app.extensions["lcn_limiter"] = limiter
+    app.register_error_handler(TooManyRequests, _too_many_requests)
+    app.register_error_handler(RequestEntityTooLarge, _too_large)
+    app.after_request(_headers)

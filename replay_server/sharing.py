@@ -1,0 +1,397 @@
+"""Sharing games: self-contained links, embeds for other sites, and annotation in the browser.
+
+Three kinds of link reach a replay:
+
+- the permalink ``/g/<id>`` of a stored game (its ID is the hash of its canonical text);
+- the self-contained link ``/v?g=<token>``, where the token *is* the game: its canonical LCN,
+  deflated and written in URL-safe base64. Nothing is stored; the server renders the replay
+  from the link alone, exactly as it renders the stored game;
+- the embed ``/embed/<id>`` (or ``/embed/v?g=<token>``), a compact replay for an iframe. Embeds
+  are the only pages other sites may frame.
+
+Annotating stores a new game: the original text is read with the library, the comments,
+glyphs and ``Annotator`` tag are changed on the record, and the record is written back in
+canonical form, which gives it its own permalink. A stored game never changes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup, escape
+
+import lcn
+from lcn.model import SUFFIX_GLYPHS, GameRecord
+
+from .security import allow_framing, error_response, write_limit
+from .storage import get_store, is_game_id
+
+bp = Blueprint("sharing", __name__)
+
+#: The longest token a self-contained link may carry. Beyond about 8 KB, browsers, proxies
+#: and servers start refusing URLs; a long classic game deflates to well under 2 KB.
+MAX_TOKEN_LENGTH = 8000
+#: The most a token may expand to: a small token cannot make the server inflate megabytes.
+MAX_LINK_TEXT = 256 * 1024
+
+#: Limits of the annotation form, per field.
+MAX_COMMENT_LENGTH = 4000
+MAX_ANNOTATOR_LENGTH = 200
+#: The suffix glyphs a turn can be given in the annotation form ("" for none).
+GLYPH_CHOICES: list[tuple[str, str]] = [
+    ("", "no glyph"), ("!", "! good"), ("?", "? mistake"), ("!!", "!! brilliant"),
+    ("??", "?? blunder"), ("!?", "!? interesting"), ("?!", "?! dubious"),
+]
+
+
+class LinkError(ValueError):
+    """A self-contained link that cannot be read: damaged, truncated or too large.
+
+    ``status`` is the HTTP status to answer: 414 for a token longer than the site accepts,
+    400 for anything else.
+    """
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class AnnotationError(ValueError):
+    """An annotation form that cannot be applied (a field too long, an unknown glyph...)."""
+
+
+def encode_link(canonical_text: str) -> str:
+    """The token of a self-contained link: raw deflate of the UTF-8 text, URL-safe base64.
+
+    >>> decode_link(encode_link('[Player1 "Ada"]\\n')) == '[Player1 "Ada"]\\n'
+    True
+    """
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = compressor.compress(canonical_text.encode("utf-8")) + compressor.flush()
+    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+def decode_link(token: str) -> str:
+    """The text a token carries; LinkError with what is wrong for any token that is not one.
+
+    >>> decode_link("not-a-token!")
+    Traceback (most recent call last):
+    ...
+    replay_server.sharing.LinkError: the link is damaged: it contains '!', which a game link never does
+    """
+    token = token.strip()
+    if not token:
+        raise LinkError("the link carries no game: the g= parameter is empty")
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise LinkError(
+            f"the link is too long ({len(token)} characters; at most {MAX_TOKEN_LENGTH}): "
+            "store the game and share its permalink instead", 414)
+    for char in token:
+        if not (char.isascii() and (char.isalnum() or char in "-_")):
+            raise LinkError(f"the link is damaged: it contains {char!r}, which a game link never does")
+    if len(token) % 4 == 1:
+        raise LinkError("the link is damaged: it looks cut short (an impossible length)")
+    try:
+        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    except (binascii.Error, ValueError) as exc:
+        raise LinkError(f"the link is damaged: {exc}") from exc
+    inflater = zlib.decompressobj(-15)
+    try:
+        raw = inflater.decompress(packed, MAX_LINK_TEXT + 1)
+    except zlib.error as exc:
+        raise LinkError("the link is damaged: its data does not decompress (was it cut or changed?)") from exc
+    if len(raw) > MAX_LINK_TEXT:
+        raise LinkError(
+            f"the link expands to more than {MAX_LINK_TEXT} bytes, more than a game link may carry")
+    if not inflater.eof:
+        raise LinkError("the link is damaged: its data ends too early (was it cut short when copied?)")
+    if inflater.unused_data:
+        raise LinkError("the link is damaged: it has extra data after the game")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LinkError(
+            f"the link is damaged: the game is not valid UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    if not text.strip():
+        raise LinkError("the link carries an empty game")
+    return text
+
+
+# --- links shown on replay pages -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShareLinks:
+    """Every link the share panel offers for one game of a file, at one turn."""
+
+    permalink: str | None
+    at_turn: str
+    self_contained: str
+    embed: str
+    embed_code: str
+    download: str | None
+    token_too_long: bool
+
+
+def _query(game: int, turn: int | None) -> dict[str, int]:
+    params: dict[str, int] = {}
+    if game and game != 1:
+        params["game"] = game
+    if turn is not None:
+        params["turn"] = turn
+    return params
+
+
+def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | None = None) -> ShareLinks:
+    """The links of the share panel: absolute, so they work when pasted anywhere."""
+    token = encode_link(lcn_text)
+    too_long = len(token) > MAX_TOKEN_LENGTH
+    at_game = _query(game, None)
+    at_turn = _query(game, turn)
+    self_contained = url_for("sharing.view_link", g=token, **at_turn, _external=True)
+    if game_id is not None:
+        permalink: str | None = url_for("pages.game", game_id=game_id, **at_game, _external=True)
+        turn_link = url_for("pages.game", game_id=game_id, **at_turn, _external=True)
+        embed = url_for("sharing.embed", game_id=game_id, **at_turn, _external=True)
+        download: str | None = f"/g/{game_id}.lcn"
+    else:
+        permalink = None
+        turn_link = self_contained
+        embed = url_for("sharing.embed_link", g=token, **at_turn, _external=True)
+        download = None
+    code = Markup(
+        '<iframe src="{}" width="720" height="480" title="Lost Cities replay" '
+        'loading="lazy"></iframe>').format(embed)
+    return ShareLinks(permalink, turn_link, self_contained, embed, str(code), download, too_long)
+
+
+@dataclass(slots=True)
+class TurnForm:
+    """One row of the annotation form: a turn as written, its suffix glyph and comments."""
+
+    index: int
+    number: int | None
+    text: str
+    glyph: str
+    comment: str
+
+
+@dataclass(slots=True)
+class AnnotationForm:
+    """What the annotation form starts from: the game's current annotations."""
+
+    annotator: str
+    game_comment: str
+    turns: list[TurnForm]
+    glyph_choices: list[tuple[str, str]]
+
+
+def _join_comments(comments: list[str]) -> str:
+    return "\n\n".join(comments)
+
+
+def _split_comments(text: str) -> list[str]:
+    """A form field back into comments: blank lines separate them, as they were joined."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return [part.strip() for part in text.split("\n\n") if part.strip()]
+
+
+def _record(lcn_text: str, game: int) -> tuple[list[GameRecord], GameRecord]:
+    records = list(lcn.read_games(lcn_text))
+    if not 1 <= game <= len(records):
+        raise AnnotationError(f"game {game} does not exist: the file has {len(records)} game(s)")
+    return records, records[game - 1]
+
+
+def annotation_form(lcn_text: str, game: int = 1) -> AnnotationForm | None:
+    """The annotation form's starting values for game ``game`` of a file (None if none)."""
+    try:
+        _, record = _record(lcn_text, game)
+    except AnnotationError:
+        return None
+    turns = []
+    for i, turn in enumerate(record.turns, start=1):
+        glyph = turn.glyphs[0] if turn.glyphs and turn.glyphs[0] in SUFFIX_GLYPHS else ""
+        turns.append(TurnForm(i, turn.number, turn.text, glyph, _join_comments(turn.comments)))
+    return AnnotationForm(record.tags.get("Annotator") or "", _join_comments(record.intro_comments),
+                          turns, GLYPH_CHOICES)
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    return {"share_links": share_links, "annotation_form": annotation_form}
+
+
+# --- annotation ----------------------------------------------------------------------------
+
+
+def _field(form: Any, name: str, limit: int) -> str | None:
+    value = form.get(name)
+    if value is None:
+        return None
+    if len(value) > limit:
+        raise AnnotationError(f"the field {name} is too long ({len(value)} characters; at most {limit})")
+    return str(value)
+
+
+def annotate(lcn_text: str, game: int, form: Any) -> str:
+    """The canonical text of the file with game ``game`` annotated as ``form`` says.
+
+    ``form`` holds ``annotator``, ``game_comment``, and per turn N (1-based) ``comment-N`` and
+    ``glyph-N``. A field that is absent leaves that part as it was; an empty one clears it.
+    Other games of the file, and glyphs other than a turn's suffix glyph, are kept.
+    """
+    records, record = _record(lcn_text, game)
+    annotator = _field(form, "annotator", MAX_ANNOTATOR_LENGTH)
+    if annotator is not None:
+        annotator = " ".join(annotator.split())
+        if annotator:
+            record.tags["Annotator"] = annotator
+        elif "Annotator" in record.tags:
+            del record.tags["Annotator"]
+    game_comment = _field(form, "game_comment", MAX_COMMENT_LENGTH)
+    if game_comment is not None:
+        record.intro_comments = _split_comments(game_comment)
+    for i, turn in enumerate(record.turns, start=1):
+        comment = _field(form, f"comment-{i}", MAX_COMMENT_LENGTH)
+        if comment is not None:
+            turn.comments = _split_comments(comment)
+        glyph = form.get(f"glyph-{i}")
+        if glyph is not None:
+            glyph = glyph.strip()
+            if glyph and glyph not in SUFFIX_GLYPHS:
+                raise AnnotationError(
+                    f"turn {i}: unknown glyph {glyph!r}; expected one of {', '.join(SUFFIX_GLYPHS)} or none")
+            has_suffix = bool(turn.glyphs) and turn.glyphs[0] in SUFFIX_GLYPHS
+            rest = turn.glyphs[1:] if has_suffix else list(turn.glyphs)
+            turn.glyphs = ([glyph] if glyph else []) + rest
+    for name in form:
+        _check_known_field(name, len(record.turns))
+    text = lcn.write_games(records)
+    assert text is not None
+    _check_round_trip(text, game, record)
+    return text
+
+
+_FORM_FIELDS = {"annotator", "game_comment", "source", "g", "game", "turn"}
+
+
+def _check_known_field(name: str, turns: int) -> None:
+    if name in _FORM_FIELDS:
+        return
+    kind, _, number = name.partition("-")
+    if kind in ("comment", "glyph") and number.isdigit():
+        if 1 <= int(number) <= turns:
+            return
+        raise AnnotationError(f"the field {name} names turn {number}, but the game has {turns} turns")
+    raise AnnotationError(f"unknown field {name!r} in the annotation form")
+
+
+def _check_round_trip(text: str, game: int, expected: GameRecord) -> None:
+    """Read the written text back: what was annotated must be exactly what is stored."""
+    records = list(lcn.read_games(text))
+    got = records[game - 1] if len(records) >= game else None
+    if (got is None or got.tags.get("Annotator") != expected.tags.get("Annotator")
+            or got.intro_comments != expected.intro_comments
+            or [(t.text, t.glyphs, t.comments) for t in got.turns]
+            != [(t.text, t.glyphs, t.comments) for t in expected.turns]):
+        raise AnnotationError("these annotations cannot be written in LCN as given "
+                              "(check comments for unusual characters)")
+
+
+def _int_arg(source: Any, name: str, default: int | None) -> int | None:
+    value = source.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        abort(400, description=f"{name} must be a whole number, not {value!r}")
+    if number < 0:
+        abort(400, description=f"{name} must not be negative, got {number}")
+    return number
+
+
+def _source_text() -> tuple[str, str | None]:
+    """The text being annotated, from the stored game ``source`` or the link token ``g``."""
+    source = request.form.get("source", "")
+    token = request.form.get("g", "")
+    if source:
+        if not is_game_id(source):
+            abort(400, description=f"source {source!r} is not a game ID")
+        text = get_store().get(source)
+        if text is None:
+            abort(404, description=f"there is no game {source}")
+        return text, source
+    if token:
+        try:
+            return decode_link(token), None
+        except LinkError as exc:
+            abort(exc.status, description=exc.message)
+    abort(400, description="the form names no game: expected a source ID or a link token g")
+
+
+@bp.post("/annotate")
+@write_limit
+def save_annotation() -> ResponseReturnValue:
+    """Store the annotated version under its own permalink and open it at the same turn."""
+    text, _ = _source_text()
+    game = _int_arg(request.form, "game", 1) or 1
+    turn = _int_arg(request.form, "turn", None)
+    try:
+        annotated = annotate(text, game, request.form)
+    except AnnotationError as exc:
+        return error_response(400, "Cannot save these annotations", str(exc), "bad-annotation")
+    new_id, _ = get_store().put(annotated)
+    params = _query(game, turn)
+    if request.accept_mimetypes.best == "application/json" or request.form.get("format") == "json":
+        return {"id": new_id, "url": url_for("pages.game", game_id=new_id, **params, _external=True)}, 201
+    return redirect(url_for("pages.game", game_id=new_id, **params), code=303)
+
+
+# --- self-contained links and embeds -------------------------------------------------------
+
+
+def _link_text() -> str:
+    try:
+        return decode_link(request.args.get("g", ""))
+    except LinkError as exc:
+        abort(exc.status, description=exc.message)
+
+
+def _render(text: str, game_id: str | None, *, embed: bool) -> str:
+    from .pages import render_replay
+
+    game = _int_arg(request.args, "game", 1) or 1
+    turn = _int_arg(request.args, "turn", None)
+    return render_replay(text, game_id=game_id, game=game, turn=turn, embed=embed)
+
+
+@bp.get("/v")
+def view_link() -> ResponseReturnValue:
+    """A replay from a self-contained link: nothing stored, the link is the game."""
+    return _render(_link_text(), None, embed=False)
+
+
+@bp.get("/embed/<game_id>")
+@allow_framing
+def embed(game_id: str) -> ResponseReturnValue:
+    """The compact replay of a stored game, for an iframe on any site."""
+    text = get_store().get(game_id)
+    if text is None:
+        abort(404, description=f"there is no game {escape(game_id)}")
+    return _render(text, game_id, embed=True)
+
+
+@bp.get("/embed/v")
+@allow_framing
+def embed_link() -> ResponseReturnValue:
+    """The compact replay of a self-contained link, for an iframe on any site."""
+    return _render(_link_text(), None, embed=True)

@@ -1,0 +1,113 @@
+"""Shared fixtures: a real, throwaway PostgreSQL server for the storage and site tests.
+
+The server is Debian's PostgreSQL (scripts/test installs it when missing), started once per
+test session on a free loopback port with its data under a temporary directory, and stopped
+at the end. PostgreSQL refuses to run as root, so as root it runs as the ``postgres`` system
+user (created by Debian's package). Each test that asks for ``postgres_url`` gets a database
+of its own, so tests never see each other's games.
+
+A missing PostgreSQL is a failure, not a skip: the suite is meant to test both databases.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+_PG_USER = "lcn"
+_database_numbers = itertools.count(1)
+
+
+def _pg_bin() -> Path:
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit()
+                        else 0)
+    if not candidates:
+        pytest.fail("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run scripts/test, "
+                    "which installs it, or apt-get install postgresql", pytrace=False)
+    return Path(candidates[-1]).parent
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _as_server_user() -> list[str]:
+    """The command prefix that runs PostgreSQL's tools as a user it accepts."""
+    if os.geteuid() != 0:
+        return []
+    try:
+        import pwd
+
+        pwd.getpwnam("postgres")
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
+                        "postgres"], check=True, capture_output=True)
+    return ["runuser", "-u", "postgres", "--"]
+
+
+def _run(command: list[str], what: str) -> None:
+    result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                            timeout=120)
+    if result.returncode != 0:
+        pytest.fail(f"{what} failed ({result.returncode}): {' '.join(command)}\n"
+                    f"{result.stdout}\n{result.stderr}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A running PostgreSQL for the session; yields the URL of its ``postgres`` database."""
+    bindir = _pg_bin()
+    prefix = _as_server_user()
+    root = Path(tempfile.mkdtemp(prefix="lcn-pg-"))
+    data, sockets, logfile = root / "data", root / "sock", root / "server.log"
+    sockets.mkdir()
+    if prefix:
+        shutil.chown(root, "postgres")
+        shutil.chown(sockets, "postgres")
+    port = _free_port()
+    _run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", _PG_USER, "--auth=trust",
+          "-E", "UTF8", "--no-locale", "--no-sync"], "initdb")
+    options = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
+               "-c synchronous_commit=off -c full_page_writes=off")
+    _run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-o", options,
+          "-w", "-t", "60", "start"], "starting PostgreSQL")
+    try:
+        yield f"postgresql://{_PG_USER}@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w",
+                        "stop"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server."""
+    import psycopg
+
+    name = f"lcn_test_{os.getpid()}_{next(_database_numbers)}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return postgres_server.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind in turn: tests using it run on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'lcn.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))

@@ -1,0 +1,237 @@
+"""The game store, on SQLite and on a real PostgreSQL: the same tests run against both."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import threading
+from pathlib import Path
+
+import pytest
+
+from replay_server import storage
+from replay_server.storage import (
+    SCHEMA_VERSION,
+    PostgresStore,
+    SQLiteStore,
+    StoreError,
+    StoreUnavailable,
+    game_id,
+    open_store,
+)
+
+GAME = '[Player1 "Ada"]\n[Player2 "Bo"]\n\nR5/d xB2/d *\n'
+OTHER = '[Player1 "Ada"]\n[Player2 "Bo"]\n\nR6/d xB2/d *\n'
+
+
+def test_game_id_is_96_bits_of_sha256_in_url_safe_base64() -> None:
+    expected = base64.urlsafe_b64encode(hashlib.sha256(GAME.encode()).digest()[:12]).decode()
+    assert game_id(GAME) == expected
+    assert len(game_id(GAME)) == 16
+    assert "=" not in game_id(GAME)
+    assert game_id(GAME) != game_id(OTHER)
+    # Non-ASCII text hashes its UTF-8 bytes.
+    assert game_id("Jürgen") == base64.urlsafe_b64encode(
+        hashlib.sha256("Jürgen".encode()).digest()[:12]).decode()
+
+
+def test_open_store_picks_the_kind_from_the_url(tmp_path: Path) -> None:
+    sqlite = open_store(f"sqlite:///{tmp_path}/a.sqlite3")
+    assert isinstance(sqlite, SQLiteStore) and sqlite.path == f"{tmp_path}/a.sqlite3"
+    assert isinstance(open_store("postgresql://u@localhost/db"), PostgresStore)
+    assert isinstance(open_store("postgres://u@localhost/db"), PostgresStore)
+    with pytest.raises(ValueError, match="expected sqlite:///<path> or postgresql://") as caught:
+        open_store("mysql://u:secret@host/db")
+    assert "secret" not in str(caught.value)  # passwords stay out of messages
+    with pytest.raises(ValueError, match="expected a file path"):
+        open_store("sqlite:///")
+
+
+def test_same_game_twice_gets_one_id(database_url: str) -> None:
+    store = open_store(database_url)
+    try:
+        first = store.put(GAME)
+        second = store.put(GAME)
+        assert first == (game_id(GAME), True)
+        assert second == (game_id(GAME), False)
+        assert store.get(first[0]) == GAME
+        assert store.put(OTHER)[0] != first[0]
+    finally:
+        store.close()
+
+
+def test_unknown_and_malformed_ids_are_absent(database_url: str) -> None:
+    store = open_store(database_url)
+    try:
+        assert store.get(game_id(GAME)) is None
+        assert store.get("") is None
+        assert store.get("'; DROP TABLE games; --") is None
+        assert store.get("x" * 5000) is None
+    finally:
+        store.close()
+
+
+def test_a_stored_game_survives_reopening_the_store(database_url: str) -> None:
+    store = open_store(database_url)
+    gid, _ = store.put(GAME)
+    store.close()
+    reopened = open_store(database_url)
+    try:
+        assert reopened.get(gid) == GAME
+        assert reopened.put(GAME) == (gid, False)
+        assert reopened.schema_version() == SCHEMA_VERSION
+    finally:
+        reopened.close()
+
+
+def test_a_stored_game_never_changes(database_url: str) -> None:
+    store = open_store(database_url)
+    try:
+        gid, _ = store.put(GAME)
+        store.put(OTHER)
+        store.put(GAME)
+        assert store.get(gid) == GAME
+    finally:
+        store.close()
+
+
+def test_a_hash_collision_never_replaces_a_stored_game(database_url: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    store = open_store(database_url)
+    try:
+        monkeypatch.setattr(storage, "game_id", lambda text: "AAAAAAAAAAAAAAAA")
+        store.put(GAME)
+        with pytest.raises(StoreError, match="collision"):
+            store.put(OTHER)
+        assert store.get("AAAAAAAAAAAAAAAA") == GAME
+    finally:
+        store.close()
+
+
+def test_concurrent_puts_of_the_same_text_create_exactly_one_row(database_url: str) -> None:
+    store = open_store(database_url)
+    store.ensure_schema()
+    results: list[tuple[str, bool]] = []
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def put() -> None:
+        try:
+            barrier.wait()
+            results.append(store.put(GAME))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=put) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert errors == []
+        assert sorted(created for _, created in results) == [False] * 7 + [True]
+        assert {gid for gid, _ in results} == {game_id(GAME)}
+        assert _count_rows(database_url) == 1
+    finally:
+        store.close()
+
+
+def _count_rows(url: str) -> int:
+    if url.startswith("sqlite:///"):
+        import sqlite3
+
+        with sqlite3.connect(url[len("sqlite:///"):]) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+def test_migration_creates_the_schema_once_and_records_its_version(database_url: str) -> None:
+    store = open_store(database_url)
+    try:
+        assert store.schema_version() == 0
+        assert store.migrate() == 0
+        assert store.schema_version() == SCHEMA_VERSION
+        assert store.migrate() == SCHEMA_VERSION  # nothing left to do
+        assert store.schema_version() == SCHEMA_VERSION
+    finally:
+        store.close()
+
+
+def test_a_database_from_a_newer_program_is_refused(database_url: str) -> None:
+    store = open_store(database_url)
+    try:
+        store.migrate()
+        _set_version(database_url, SCHEMA_VERSION + 1)
+        with pytest.raises(StoreError, match="newer than this program"):
+            store.migrate()
+    finally:
+        store.close()
+
+
+def _set_version(url: str, version: int) -> None:
+    if url.startswith("sqlite:///"):
+        import sqlite3
+
+        with sqlite3.connect(url[len("sqlite:///"):]) as conn:
+            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        return
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))
+
+
+def test_sqlite_uses_wal_and_a_file_in_the_given_directory(tmp_path: Path) -> None:
+    path = tmp_path / "deeper" / "lcn.sqlite3"
+    store = open_store(f"sqlite:///{path}")
+    try:
+        store.put(GAME)
+        assert path.is_file()
+        import sqlite3
+
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        store.close()
+
+
+def test_an_unreachable_database_raises_store_unavailable(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a directory")
+    sqlite = open_store(f"sqlite:///{tmp_path}/file/lcn.sqlite3")
+    with pytest.raises(StoreUnavailable, match="cannot open the SQLite database"):
+        sqlite.get(game_id(GAME))
+    port = _closed_port()
+    postgres = open_store(f"postgresql://nobody:hunter2@127.0.0.1:{port}/nothing")
+    with pytest.raises(StoreUnavailable, match="cannot connect to the PostgreSQL database") as caught:
+        postgres.put(GAME)
+    assert "hunter2" not in str(caught.value)
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_postgres_reconnects_after_the_connection_breaks(postgres_url: str) -> None:
+    import psycopg
+
+    store = open_store(postgres_url)
+    try:
+        gid, _ = store.put(GAME)
+        assert isinstance(store, PostgresStore)
+        pid = store._connect().info.backend_pid
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(StoreUnavailable):
+            store.get(gid)
+        assert store.get(gid) == GAME  # the next use connects again
+    finally:
+        store.close()

@@ -226,7 +226,7 @@ def annotation_form(lcn_text: str, game: int = 1) -> AnnotationForm | None:
 
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
-    return {"share_links": share_links, "annotation_form": annotation_form}
+    return {"share_links": share_links, "annotation_form": annotation_form, "link_token": encode_link}
 
 
 # --- annotation ----------------------------------------------------------------------------

@@ -1,0 +1,111 @@
+// The share panel: copy buttons, and links that follow the replay's current turn.
+//
+// The replay page announces its turn with a "lcn:turn" event on document (detail.turn: the
+// number of turns played, 0 before the first); pages that only change ?turn= in the address
+// bar through history.replaceState/pushState are followed too.
+(function () {
+  "use strict";
+
+  var panel = document.getElementById("share");
+  if (!panel) {
+    return;
+  }
+
+  function escapeAttribute(text) {
+    return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  }
+
+  function withTurn(url, turn) {
+    var parsed = new URL(url, window.location.href);
+    if (turn === null || turn === undefined) {
+      parsed.searchParams.delete("turn");
+    } else {
+      parsed.searchParams.set("turn", String(turn));
+    }
+    return parsed.toString();
+  }
+
+  function embedCode(url) {
+    return '<iframe src="' + escapeAttribute(url) + '" width="720" height="480" ' +
+      'title="Lost Cities replay" loading="lazy"></iframe>';
+  }
+
+  function update(turn) {
+    var base = panel.getAttribute("data-permalink") || panel.getAttribute("data-self-contained");
+    var turnLink = document.getElementById("share-turn");
+    if (turnLink && base) {
+      turnLink.value = withTurn(base, turn);
+    }
+    var selfContained = document.getElementById("share-self-contained");
+    if (selfContained) {
+      selfContained.value = withTurn(panel.getAttribute("data-self-contained"), turn);
+    }
+    var embed = document.getElementById("share-embed");
+    if (embed) {
+      embed.value = embedCode(withTurn(panel.getAttribute("data-embed"), turn));
+    }
+  }
+
+  function copy(button) {
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) {
+      return;
+    }
+    var done = function () {
+      button.textContent = "Copied";
+      window.setTimeout(function () { button.textContent = "Copy"; }, 1500);
+    };
+    var fallback = function () {
+      field.focus();
+      field.select();
+      try {
+        if (document.execCommand("copy")) {
+          done();
+        }
+      } catch (error) {
+        // Copying is refused: the text stays selected for the reader to copy by hand.
+      }
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  Array.prototype.forEach.call(panel.querySelectorAll("button[data-copy]"), function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () { copy(button); });
+  });
+  Array.prototype.forEach.call(panel.querySelectorAll(".share-link"), function (field) {
+    field.addEventListener("focus", function () { field.select(); });
+  });
+
+  document.addEventListener("lcn:turn", function (event) {
+    if (event.detail && typeof event.detail.turn === "number") {
+      update(event.detail.turn);
+    }
+  });
+  window.addEventListener("lcn:location", function () {
+    var turn = new URL(window.location.href).searchParams.get("turn");
+    if (turn !== null && /^\d+$/.test(turn)) {
+      update(parseInt(turn, 10));
+    }
+  });
+
+  // Announce address changes made through the history API, once for every script on the page.
+  if (!window.lcnLocationEvents) {
+    window.lcnLocationEvents = true;
+    ["pushState", "replaceState"].forEach(function (name) {
+      var original = window.history[name];
+      window.history[name] = function () {
+        var result = original.apply(this, arguments);
+        window.dispatchEvent(new Event("lcn:location"));
+        return result;
+      };
+    });
+    window.addEventListener("popstate", function () {
+      window.dispatchEvent(new Event("lcn:location"));
+    });
+  }
+}());

@@ -1,0 +1,1235 @@
+"""Lost Cities: Roll & Write (2-5 players): dice, game sheets, accelerations, artefacts, bridges.
+
+Every player writes on their own game sheet, and every sheet is public, so a record that gives
+each roll and each player's choice can be checked turn by turn. What no source we can read
+says is *where* the sheet prints its acceleration arrows and artefacts. The engine never
+assumes a layout: a record may give one (the ``Sheet`` tag, or a layout file named by the
+``LCN_ROLLWRITE_SHEET`` environment variable, see :func:`parse_layout`), and without one the
+record's own marks are the evidence. The first time anyone fills a box, the marks written for
+it (``+`` an artefact, ``>`` an acceleration or ``>-`` a declined one) say what the box is;
+every later fill of the same box, by any player in any turn, must agree (RW-LAYOUT-CONSISTENT).
+The layout so inferred is part of the snapshot and of ``lcn show``.
+
+One turn is one numbered unit of the movetext (see ``docs/spec-rollwrite.md``)::
+
+    7. ROG307 Ada:R3+>G Bo:O7 Cy:- bridge:R
+
+Read: turn 7; the dice show red, orange, green, 3, 0 and 7; Ada (who rolled) writes 3 in red on
+a box with an artefact and an arrow, and accelerates green; Bo writes 7 in orange; Cy refuses;
+the red bridge is passed for the first time. Rule IDs are those of ``seeds/rollwrite.md``.
+
+The snapshot (``snapshot()``, ``lcn show --format json``), which the replay site draws::
+
+    {
+      "variant": "rollwrite", "turn": 7, "next_player": 1, "over": false,
+      "colours": ["R", "O", "Y", "G", "B", "P"],
+      "boxes": 9,                      # boxes per expedition, spaces per right-hand column
+      "bridge_after": 7,               # a bridge is passed by filling this box / space
+      "sheets": [                      # one per player, in seat order
+        {"expeditions": {"R": {"numbers": [2, 3, 3],   # bottom up; copies included
+                               "circle": "X" | "-" | "",  # marked, struck, still open
+                               "top": false,            # top artefact claimed
+                               "points": -10}, ...},
+         "artefacts": 2, "dice": 1, "exhausted": false,
+         "bridges": {"R": "won" | "struck" | null, ..., "A": ..., "D": ...},
+         "points": {"R": -10, ..., "art": -30, "dice": -40, "bridge": 20},
+         "total": -60},
+        ...],
+      "bridges": {"R": {"turn": 5, "players": [0]} | null, ..., "A": ..., "D": ...},
+      "layout": {"R": [".", ">", "?", "A", "*", "?", "?", "?", "?"], ...},
+                                       # per box, bottom up: "." plain, ">" arrow,
+                                       # "A" artefact, "*" both, "?" unknown; a partly known
+                                       # box shows what is known ("A?" / ">?" / ".?" / "?.")
+      "layout_source": "record" | "tag" | "file" | "option" | "mixed",
+      "roll": {"colours": ["R", "O", "G"], "numbers": [0, 3, 7]} | null,   # the last turn's
+      "roller": 0 | null,
+      "choices": [{"player": 0, "choice": "R3+>G", "kind": "write" | "circle" | "refuse",
+                   "colour": "R" | null, "number": 3 | null,
+                   "boxes": [{"colour": "R", "box": 4, "value": 3, "artefact": true,
+                              "arrow": true}, ...]}, ...],       # boxes: 1-based, filled
+      "scores": [...], "breakdown": [...], "last_move": "ROG037 Ada:R3+>G ..." | null
+    }
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .base import MoveSyntaxError, Problem, Score, Variant
+from .rivals import player_tokens as _letter_tokens
+
+if TYPE_CHECKING:
+    from ..model import GameRecord
+
+#: The six expeditions, left to right on the sheet.
+COLOURS = "ROYGBP"
+COLOUR_NAMES: dict[str, str] = {"R": "red", "O": "orange", "Y": "yellow", "G": "green",
+                                "B": "blue", "P": "purple"}
+#: The eight bridges: one per expedition, the artefact column (A) and the dice column (D).
+COLUMNS = COLOURS + "AD"
+COLUMN_NAMES: dict[str, str] = {**COLOUR_NAMES, "A": "artefact", "D": "dice"}
+BOXES = 9
+BRIDGE_BOX = 7
+BRIDGE_POINTS = 20
+COLOUR_DICE = 3
+NUMBER_DICE = 3
+#: Points of an expedition by boxes filled (research/game-data.md §1a), index = boxes.
+EXPEDITION_POINTS = (0, -20, -15, -10, 5, 10, 15, 30, 35, 50)
+#: A marked circle with no number scores -50, doubled (§Scoring expeditions).
+CIRCLE_ALONE = -50
+#: Points of the artefact column and of the dice column by spaces shaded (§1b).
+ARTEFACT_POINTS = (0, -40, -30, -20, 10, 20, 30, 60, 70, 100)
+DICE_POINTS = (0, -40, -30, -20, 10, 20, 30, 60, 70, 0)
+#: The keys of a player's score breakdown, in order.
+PARTS = (*COLOURS, "art", "dice", "bridge")
+LAYOUT_ENV = "LCN_ROLLWRITE_SHEET"
+_KEYWORDS = ("bridge", "exhausted", "end")
+
+_TURN_RULE = "LCN-RW-TURN"
+_PLAYER_RULE = "LCN-RW-PLAYER"
+
+
+def expedition_points(numbers: int, circle: bool) -> int:
+    """An expedition's points: by boxes filled, doubled by a marked circle (RW-SCORE-*).
+
+    >>> expedition_points(8, True), expedition_points(1, False), expedition_points(0, True)
+    (70, -20, -100)
+    """
+    base = EXPEDITION_POINTS[numbers] if numbers else (CIRCLE_ALONE if circle else 0)
+    return base * 2 if circle else base
+
+
+def player_tokens(names: list[str]) -> list[str]:
+    """How each player is written in the movetext: the letters of the name, or ``P<seat>``.
+
+    As in Rivals (``docs/spec-rivals.md`` §4), and a name that reads as one of the turn's
+    keywords (``bridge``, ``exhausted``, ``end``) takes the seat form too.
+
+    >>> player_tokens(["Ada", "End", "Bo"])
+    ['Ada', 'P2', 'Bo']
+    """
+    tokens = _letter_tokens(names)
+    return [f"P{seat + 1}" if token.casefold() in _KEYWORDS else token
+            for seat, token in enumerate(tokens)]
+
+
+# -- the layout -------------------------------------------------------------------------
+
+
+class BoxKind(NamedTuple):
+    """What a box carries: an arrow and/or an artefact; None where it is not known."""
+
+    arrow: bool | None
+    artefact: bool | None
+
+
+_LAYOUT_CHARS = {".": BoxKind(False, False), ">": BoxKind(True, False),
+                 "A": BoxKind(False, True), "*": BoxKind(True, True), "?": BoxKind(None, None)}
+
+
+def layout_char(kind: BoxKind) -> str:
+    """One box as the layout format writes it (a partly known box as two characters)."""
+    if kind.arrow is not None and kind.artefact is not None:
+        return {(False, False): ".", (True, False): ">", (False, True): "A",
+                (True, True): "*"}[(kind.arrow, kind.artefact)]
+    if kind.arrow is None and kind.artefact is None:
+        return "?"
+    if kind.arrow is None:
+        return "?A" if kind.artefact else "?."
+    return ">?" if kind.arrow else ".?"
+
+
+class LayoutError(ValueError):
+    """A sheet layout that cannot be read; the message says where and what was expected."""
+
+
+def parse_layout(text: str) -> dict[str, list[BoxKind]]:
+    """Read a sheet layout: for each colour, what each of its nine boxes carries.
+
+    The format (``docs/spec-rollwrite.md`` §2) is one word per colour, ``R:`` and nine
+    characters for the boxes from the bottom up: ``.`` plain, ``>`` an acceleration arrow,
+    ``A`` an artefact, ``*`` both, ``?`` not known. Words are separated by white space; in a
+    file, ``#`` starts a comment that runs to the end of the line. A colour not given is not
+    known at all.
+
+    >>> layout = parse_layout("R:..>.A?... # my sheet\\nb:?????????")
+    >>> layout["R"][2], layout["R"][4], layout["R"][5], layout["O"][0]
+    (BoxKind(arrow=True, artefact=False), BoxKind(arrow=False, artefact=True), \
+BoxKind(arrow=None, artefact=None), BoxKind(arrow=None, artefact=None))
+    """
+    layout = {colour: [BoxKind(None, None)] * BOXES for colour in COLOURS}
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), 1):
+        for word in line.split("#", 1)[0].split():
+            key, colon, boxes = word.partition(":")
+            colour = key.upper()
+            where = f"line {number}, `{word}`" if "\n" in text.strip() else f"`{word}`"
+            if not colon or colour not in COLOURS:
+                raise LayoutError(f"{where}: expected a colour letter (R O Y G B P), `:` and nine "
+                                  "boxes, e.g. `R:..>.A....`")
+            if colour in seen:
+                raise LayoutError(f"{where}: the {COLOUR_NAMES[colour]} expedition is given twice")
+            seen.add(colour)
+            if len(boxes) != BOXES:
+                raise LayoutError(f"{where}: {len(boxes)} boxes for the {COLOUR_NAMES[colour]} "
+                                  f"expedition, expected {BOXES} (one of . > A * ? per box, "
+                                  "bottom up)")
+            kinds = []
+            for index, char in enumerate(boxes.upper()):
+                if char not in _LAYOUT_CHARS:
+                    raise LayoutError(f"{where}: box {index + 1} is `{boxes[index]}`: expected . "
+                                      "(plain), > (arrow), A (artefact), * (both) or ? (unknown)")
+                kinds.append(_LAYOUT_CHARS[char])
+            layout[colour] = kinds
+    return layout
+
+
+def format_layout(layout: dict[str, list[BoxKind]]) -> str:
+    """The layout in its one-line form (the ``Sheet`` tag's value); partly known boxes as ``?``."""
+    words = []
+    for colour in COLOURS:
+        chars = []
+        for kind in layout[colour]:
+            char = layout_char(kind)
+            chars.append(char if len(char) == 1 else "?")
+        words.append(f"{colour}:{''.join(chars)}")
+    return " ".join(words)
+
+
+def load_layout(path: str | Path) -> dict[str, list[BoxKind]]:
+    """Read a layout file; the errors name the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LayoutError(f"{path}: cannot read the sheet layout ({exc})") from exc
+    try:
+        return parse_layout(text)
+    except LayoutError as exc:
+        raise LayoutError(f"{path}: {exc}") from exc
+
+
+# -- moves ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One box a choice fills, with the marks written for it.
+
+    The first step is the box the dice fill; each later step is the box an acceleration fills
+    (a copy into ``colour``). ``top`` means the expedition is full and the step claims its top
+    artefact instead. ``arrow`` is ``"-"`` (an arrow box whose acceleration is declined),
+    ``">"`` (the acceleration taken: the next step is its copy) or None (no arrow written).
+    """
+
+    colour: str
+    top: bool
+    artefact: bool
+    arrow: str | None
+    offset: int
+    length: int
+
+
+class Choice(NamedTuple):
+    """One player's choice of a turn: a number written, the circle, or a refusal."""
+
+    seat: int
+    token: str
+    kind: str  # "write", "circle", "refuse"
+    die: int | None  # the number die used (0-9)
+    steps: tuple[Step, ...]
+    offset: int
+    length: int
+
+    @property
+    def colour(self) -> str | None:
+        return self.steps[0].colour if self.steps else None
+
+    @property
+    def value(self) -> int | None:
+        """The number written (a 0 during an expedition is a 10)."""
+        if self.kind != "write" or self.die is None:
+            return None
+        return 10 if self.die == 0 else self.die
+
+
+class Item(NamedTuple):
+    value: Any
+    offset: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class RollWriteMove:
+    """One turn: the roll, every player's choice, and what the record says the rules did."""
+
+    colours: tuple[str, ...]
+    numbers: tuple[int, ...]
+    roll_length: int
+    choices: tuple[Choice, ...]
+    bridges: Item | None = None
+    exhausted: Item | None = None
+    end: Item | None = None
+
+
+def format_steps(choice: Choice) -> str:
+    """The text of a choice after its player (``R3+>G^``, ``B0``, ``-``)."""
+    if choice.kind == "refuse":
+        return "-"
+    if choice.kind == "circle":
+        return f"{choice.colour}0"
+    parts = []
+    for index, step in enumerate(choice.steps):
+        if index == 0:
+            parts.append(f"{step.colour}{choice.value}")
+        else:
+            parts.append(step.colour)
+        if step.top:
+            parts.append("^")
+        if step.artefact:
+            parts.append("+")
+        if step.arrow is not None:
+            parts.append(">" if step.arrow == ">" else ">-")
+    return "".join(parts)
+
+
+def format_roll(colours: tuple[str, ...], numbers: tuple[int, ...]) -> str:
+    return "".join(colours) + "".join(str(n) for n in numbers)
+
+
+def format_move(move: RollWriteMove) -> str:
+    """The canonical text of a turn."""
+    words = [format_roll(move.colours, move.numbers)]
+    words += [f"{c.token}:{format_steps(c)}" for c in move.choices]
+    if move.bridges is not None:
+        words.append("bridge:" + ",".join(move.bridges.value))
+    if move.exhausted is not None:
+        words.append("exhausted:" + ",".join(move.exhausted.value[1]))
+    if move.end is not None:
+        words.append("end")
+    return " ".join(words)
+
+
+_WORD = re.compile(r"\S+")
+_ROLL = re.compile(r"([A-Za-z]{3})(\d{3})")
+_SEAT = re.compile(r"[Pp]([1-9])")
+_PARSE_CACHE: dict[tuple[tuple[str, ...], str], RollWriteMove] = {}
+
+
+def parse_move(text: str, tokens: list[str]) -> RollWriteMove:
+    """Parse a turn's text leniently (any case), or raise with what was expected.
+
+    >>> format_move(parse_move("gor307 ada:r3+>g^ BO:o10 bridge:r", ["Ada", "Bo"]))
+    'ROG037 Ada:R3+>G^ Bo:O10 bridge:R'
+    """
+    key = (tuple(tokens), text)
+    cached = _PARSE_CACHE.get(key)
+    if cached is not None:
+        return cached
+    move = _parse_move(text, tokens)
+    if len(_PARSE_CACHE) < 100_000:
+        _PARSE_CACHE[key] = move
+    return move
+
+
+def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    match = _ROLL.fullmatch(word)
+    if match is None:
+        raise MoveSyntaxError(
+            f"`{word}` is not a roll: a turn starts with the six dice rolled, the three colour "
+            "dice then the three number dice (`ROG307`)", 0, len(word), code="bad-roll",
+            rule="RW-SETUP-DICE")
+    letters = match.group(1).upper()
+    for index, letter in enumerate(letters):
+        if letter not in COLOURS:
+            raise MoveSyntaxError(
+                f"`{match.group(1)[index]}` in the roll `{word}` is not a colour die: the colour "
+                "dice show R O Y G B P", index, 1, code="bad-roll", rule="RW-SETUP-DICE")
+    colours = tuple(sorted(letters, key=COLOURS.index))
+    numbers = tuple(sorted(int(d) for d in match.group(2)))
+    return colours, numbers
+
+
+def _parse_choice(word: str, start: int, tokens: list[str],
+                  lookup: dict[str, int]) -> Choice:
+    who, colon, rest = word.partition(":")
+    seat = lookup.get(who.casefold())
+    if seat is None:
+        match = _SEAT.fullmatch(who)
+        if match is not None and int(match.group(1)) <= len(tokens):
+            seat = int(match.group(1)) - 1
+    if not colon:
+        raise MoveSyntaxError(
+            f"`{word}` is not a choice: expected a player, `:` and the choice (`{tokens[0]}:R3`, "
+            f"`{tokens[0]}:R0` for the circle, `{tokens[0]}:-` to refuse)", start, len(word),
+            rule=_TURN_RULE)
+    if seat is None:
+        raise MoveSyntaxError(
+            f"unknown player `{who}` in `{word}`: the players are {', '.join(tokens)} (or "
+            f"P1..P{len(tokens)})", start, max(len(who), 1), code="unknown-player",
+            rule=_PLAYER_RULE)
+    at = start + len(who) + 1
+    token = tokens[seat]
+    if rest == "-":
+        return Choice(seat, token, "refuse", None, (), start, len(word))
+    if not rest:
+        raise MoveSyntaxError(f"`{word}`: nothing after `:`; expected a colour and a number "
+                              "(`R3`), a colour and 0 for the circle (`R0`), or `-` to refuse",
+                              at, 1, rule=_TURN_RULE)
+    colour = rest[0].upper()
+    if colour not in COLOURS:
+        raise MoveSyntaxError(f"`{rest[0]}` in `{word}` is not a colour: the expeditions are "
+                              "R O Y G B P", at, 1, code="bad-colour", rule="RW-SETUP-DICE")
+    pos = 1
+    if rest[1:3] == "10":
+        die, pos = 0, 3
+    elif rest[1:2].isdigit():
+        die, pos = int(rest[1]), 2
+    else:
+        raise MoveSyntaxError(f"`{word}`: expected a number after the colour {colour} (1-10, or 0 "
+                              "for the circle)", at + 1, max(len(rest) - 1, 1), rule=_TURN_RULE)
+    if rest[pos:pos + 1].isdigit():
+        raise MoveSyntaxError(f"`{rest[1:]}` in `{word}`: a number die shows 0-9, written 1-10 "
+                              "(a 0 read as 10)", at + 1, len(rest) - 1, code="bad-number",
+                              rule="RW-SETUP-DICE")
+    if die == 0 and pos == 2:
+        if pos < len(rest):
+            raise MoveSyntaxError(
+                f"`{rest[pos:]}` after the circle `{rest[:2]}`: marking the circle fills no box, so "
+                "no mark follows it", at + pos, len(rest) - pos, rule=_TURN_RULE)
+        return Choice(seat, token, "circle", 0, (Step(colour, False, False, None, at, 2),),
+                      start, len(word))
+    steps: list[Step] = []
+    step_colour, step_start = colour, at
+    top = artefact = False
+    arrow: str | None = None
+    while True:
+        char = rest[pos:pos + 1]
+        if char == "^" and not top and not artefact and arrow is None:
+            top = True
+            pos += 1
+            continue
+        if char == "+" and not top and not artefact and arrow is None:
+            artefact = True
+            pos += 1
+            continue
+        if char == ">" and not top and arrow is None:
+            follow = rest[pos + 1:pos + 2]
+            if follow == "-":
+                arrow = "-"
+                pos += 2
+                continue
+            if follow.upper() in COLOURS and follow:
+                steps.append(Step(step_colour, top, artefact, ">", step_start,
+                                  at + pos - step_start))
+                step_colour, step_start = follow.upper(), at + pos + 1
+                top = artefact = False
+                pos += 2
+                continue
+            raise MoveSyntaxError(
+                f"`{rest[pos:]}` in `{word}`: an acceleration names the expedition it goes to "
+                "(`>G`), or `>-` when it is declined", at + pos, len(rest) - pos,
+                code="bad-acceleration", rule="RW-ACCEL-COPY")
+        if not char:
+            break
+        if top and char in "+>":
+            raise MoveSyntaxError(
+                f"`{rest[pos:]}` after `^` in `{word}`: the top artefact of a full expedition "
+                "fills no box, so nothing follows it", at + pos, len(rest) - pos, rule=_TURN_RULE)
+        raise MoveSyntaxError(
+            f"`{rest[pos:]}` in `{word}`: after the number come the marks of the box filled, in "
+            "this order: `^` (top artefact) or `+` (artefact), then `>` and an expedition "
+            "(acceleration) or `>-` (declined)", at + pos, len(rest) - pos, rule=_TURN_RULE)
+    steps.append(Step(step_colour, top, artefact, arrow, step_start, at + pos - step_start))
+    return Choice(seat, token, "write", die, tuple(steps), start, len(word))
+
+
+def _columns(value: str, at: int, word: str) -> tuple[str, ...]:
+    found: list[str] = []
+    pos = at
+    for part in value.split(","):
+        column = part.upper()
+        if len(column) != 1 or column not in COLUMNS:
+            raise MoveSyntaxError(f"`{part or '(nothing)'}` in `{word}`: a bridge is named by its "
+                                  "column, R O Y G B P, A (artefacts) or D (dice)", pos,
+                                  max(len(part), 1), rule=_TURN_RULE)
+        if column in found:
+            raise MoveSyntaxError(f"`{word}` names the {COLUMN_NAMES[column]} bridge twice", pos,
+                                  len(part), rule=_TURN_RULE)
+        found.append(column)
+        pos += len(part) + 1
+    return tuple(sorted(found, key=COLUMNS.index))
+
+
+def _parse_move(text: str, tokens: list[str]) -> RollWriteMove:
+    lookup = {token.casefold(): seat for seat, token in enumerate(tokens)}
+    words = list(_WORD.finditer(text))
+    if not words:
+        raise MoveSyntaxError("empty turn: expected the roll (`ROG307`) and each player's choice",
+                              0, 1, rule=_TURN_RULE)
+    colours, numbers = _parse_roll(words[0].group())
+    choices: list[Choice] = []
+    bridges = exhausted = end = None
+    phase = 0  # 0 choices, 1 bridge:, 2 exhausted:, 3 end
+    for match in words[1:]:
+        word, start = match.group(), match.start()
+        key, colon, value = word.partition(":")
+        keyword = key.lower()
+        if keyword in _KEYWORDS and (colon or keyword == "end") and keyword not in lookup:
+            wanted = _KEYWORDS.index(keyword) + 1
+            if wanted <= phase:
+                raise MoveSyntaxError(
+                    f"`{word}` is out of place: a turn is written roll, choices, `bridge:`, "
+                    "`exhausted:`, `end`, each at most once", start, len(word), rule=_TURN_RULE)
+            phase = wanted
+            at = start + len(key) + 1
+            if keyword == "end":
+                if colon:
+                    raise MoveSyntaxError("`end` takes no value: it says the game ends with this "
+                                          "turn", start, len(word), rule=_TURN_RULE)
+                end = Item(True, start, len(word))
+            elif keyword == "bridge":
+                bridges = Item(_columns(value, at, word), start, len(word))
+            else:
+                seats: list[int] = []
+                pos = at
+                for part in value.split(","):
+                    found = lookup.get(part.casefold())
+                    seat_match = _SEAT.fullmatch(part)
+                    if found is None and seat_match is not None \
+                            and int(seat_match.group(1)) <= len(tokens):
+                        found = int(seat_match.group(1)) - 1
+                    if found is None or found in seats:
+                        what = "twice" if found in seats else "an unknown player"
+                        raise MoveSyntaxError(
+                            f"`{part or '(nothing)'}` in `{word}` is {what}: `exhausted:` lists "
+                            f"players ({', '.join(tokens)})", pos, max(len(part), 1),
+                            code="unknown-player", rule=_PLAYER_RULE)
+                    seats.append(found)
+                    pos += len(part) + 1
+                seats.sort()
+                exhausted = Item((tuple(seats), tuple(tokens[s] for s in seats)), start,
+                                 len(word))
+            continue
+        if phase:
+            raise MoveSyntaxError(f"`{word}` is out of place: the choices come before `bridge:`, "
+                                  "`exhausted:` and `end`", start, len(word), rule=_TURN_RULE)
+        choices.append(_parse_choice(word, start, tokens, lookup))
+    if not choices:
+        raise MoveSyntaxError("a turn without choices: after the roll, every player writes a "
+                              f"choice, the roller first (`{tokens[0]}:R3`, `{tokens[0]}:-`)",
+                              len(text), 1, rule=_TURN_RULE)
+    return RollWriteMove(colours, numbers, len(words[0].group()), tuple(choices), bridges,
+                         exhausted, end)
+
+
+# -- state ------------------------------------------------------------------------------
+
+
+class Sheet:
+    """One player's game sheet."""
+
+    __slots__ = ("artefacts", "circle", "dice", "numbers", "top")
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, list[int]] = {c: [] for c in COLOURS}
+        #: "X" marked, "-" struck (the expedition started without it), "" still open.
+        self.circle: dict[str, str] = dict.fromkeys(COLOURS, "")
+        self.top: dict[str, bool] = dict.fromkeys(COLOURS, False)
+        self.artefacts = 0
+        self.dice = 0
+
+    def copy(self) -> Sheet:
+        other = Sheet.__new__(Sheet)
+        other.numbers = {c: list(v) for c, v in self.numbers.items()}
+        other.circle = dict(self.circle)
+        other.top = dict(self.top)
+        other.artefacts = self.artefacts
+        other.dice = self.dice
+        return other
+
+    @property
+    def exhausted(self) -> bool:
+        return self.dice >= BOXES
+
+    def filled(self, column: str) -> int:
+        """Boxes filled (an expedition) or spaces shaded (``A``, ``D``)."""
+        if column == "A":
+            return self.artefacts
+        if column == "D":
+            return self.dice
+        return len(self.numbers[column])
+
+
+@dataclass(slots=True)
+class SheetScore:
+    """One sheet's score, part by part."""
+
+    expeditions: dict[str, int]
+    artefacts: int
+    dice: int
+    bridges: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.expeditions.values()) + self.artefacts + self.dice + self.bridges
+
+    def parts(self) -> dict[str, int]:
+        return {**self.expeditions, "art": self.artefacts, "dice": self.dice,
+                "bridge": self.bridges}
+
+
+def score_sheet(sheet: Sheet, bridges_won: int) -> SheetScore:
+    """Score a sheet (RW-SCORE-EXPEDITION, -DOUBLE, -ARTEFACTS, -DICE, -BRIDGES)."""
+    expeditions = {c: expedition_points(len(sheet.numbers[c]), sheet.circle[c] == "X")
+                   for c in COLOURS}
+    return SheetScore(expeditions, ARTEFACT_POINTS[min(sheet.artefacts, BOXES)],
+                      DICE_POINTS[min(sheet.dice, BOXES)], BRIDGE_POINTS * bridges_won)
+
+
+class RollWriteState:
+    """The sheets after some turns, the bridges, and what is known of the layout."""
+
+    __slots__ = ("bridges", "evidence", "given", "kinds", "last", "layout_source", "names",
+                 "players", "sheets", "tokens", "turn")
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self.players = len(names)
+        self.tokens = player_tokens(names)
+        self.sheets = [Sheet() for _ in names]
+        #: Per bridge column: (turn, seats that scored it), or None while nobody passed it.
+        self.bridges: dict[str, tuple[int, tuple[int, ...]] | None] = dict.fromkeys(COLUMNS)
+        #: What each box carries, as far as known, and whether that came from a given layout.
+        self.kinds: dict[str, list[BoxKind]] = {c: [BoxKind(None, None)] * BOXES
+                                                for c in COLOURS}
+        self.given: dict[str, list[BoxKind]] = {c: [BoxKind(None, None)] * BOXES
+                                                for c in COLOURS}
+        #: Where each known part of a box was first seen: (turn, seat) per box, per part.
+        self.evidence: dict[tuple[str, int, str], tuple[int, int]] = {}
+        self.layout_source = "record"
+        self.turn = 0
+        self.last: RollWriteMove | None = None
+
+    @property
+    def roller(self) -> int:
+        """The seat that rolls the next turn (Player1 rolls first, then clockwise)."""
+        return self.turn % self.players
+
+    @property
+    def over(self) -> bool:
+        return (all(s.exhausted for s in self.sheets)
+                or all(self.bridges[c] is not None for c in COLUMNS))
+
+    def bridge_states(self, seat: int) -> dict[str, str | None]:
+        states: dict[str, str | None] = {}
+        for column in COLUMNS:
+            taken = self.bridges[column]
+            states[column] = None if taken is None else ("won" if seat in taken[1] else "struck")
+        return states
+
+    def bridges_won(self, seat: int) -> int:
+        return sum(1 for taken in self.bridges.values() if taken is not None and seat in taken[1])
+
+
+# -- the variant ------------------------------------------------------------------------
+
+
+class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
+    """Lost Cities: Roll & Write through the variant interface.
+
+    ``layout`` is a sheet layout (:func:`parse_layout`) that applies to every record checked
+    by this instance, as the printed sheet the players used; a record's ``Sheet`` tag still
+    takes precedence box by box where it says more.
+    """
+
+    name = "rollwrite"
+    title = "Lost Cities: Roll & Write"
+    turn_unit = "numbered"
+    rule_game_over = "RW-END-CONDITION"
+    rule_result = "RW-END-RESULT"
+    rule_turn_order = "RW-TURN-ORDER"
+    min_players = 2
+    max_players = 5
+
+    def __init__(self, layout: dict[str, list[BoxKind]] | None = None) -> None:
+        self.layout = layout
+
+    # -- setup ------------------------------------------------------------------------
+    def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:
+        problems: list[Problem] = []
+        names: list[str] = []
+        for seat in range(1, 6):
+            name = record.tags.get(f"Player{seat}")
+            if name is None:
+                break
+            names.append(name)
+        later = [seat for seat in range(len(names) + 2, 7) if f"Player{seat}" in record.tags]
+        if later:
+            problems.append(Problem(
+                "player-count", "RW-SETUP-PLAYERS",
+                f"Player{later[0]} is given but Player{len(names) + 1} is not: players are named "
+                "in seat order without gaps", tag=f"Player{later[0]}"))
+        if len(names) < self.min_players:
+            missing = f"Player{len(names) + 1}"
+            problems.append(Problem(
+                "player-count", "RW-SETUP-PLAYERS",
+                f"no {missing} tag: Lost Cities: Roll & Write is for 2-5 players, named by the "
+                "tags Player1..Player5; 2 players are assumed", tag=missing if names else None))
+            names += [f"Player {seat}" for seat in range(len(names) + 1, self.min_players + 1)]
+        return names, problems
+
+    def players(self, record: GameRecord, state: RollWriteState | None = None) -> list[str]:
+        if state is not None:
+            return list(state.names)
+        return self._seats(record)[0]
+
+    def setup(self, record: GameRecord) -> tuple[RollWriteState, list[Problem]]:
+        names, problems = self._seats(record)
+        state = RollWriteState(names)
+        sources: list[tuple[str, dict[str, list[BoxKind]]]] = []
+        if self.layout is not None:
+            sources.append(("option", self.layout))
+        else:
+            path = os.environ.get(LAYOUT_ENV)
+            if path:
+                try:
+                    sources.append(("file", load_layout(path)))
+                except LayoutError as exc:
+                    problems.append(Problem("bad-layout", "RW-SETUP-LAYOUT",
+                                            f"{LAYOUT_ENV}: {exc}", tag="Variant"))
+        text = record.tags.get("Sheet")
+        if text is not None:
+            try:
+                sources.append(("tag", parse_layout(text)))
+            except LayoutError as exc:
+                problems.append(Problem("bad-layout", "RW-SETUP-LAYOUT",
+                                        f"Sheet: {exc}; the layout is taken from the record's "
+                                        "marks", tag="Sheet"))
+        used = []
+        for source, layout in sources:
+            for colour in COLOURS:
+                for index, kind in enumerate(layout[colour]):
+                    if kind.arrow is None and kind.artefact is None:
+                        continue
+                    state.given[colour][index] = kind
+                    state.kinds[colour][index] = kind
+                    if source not in used:
+                        used.append(source)
+        if used:
+            unknown = any(k.arrow is None or k.artefact is None
+                          for c in COLOURS for k in state.kinds[c])
+            state.layout_source = used[-1] if len(used) == 1 and not unknown else "mixed"
+        return state, problems
+
+    # -- turns ------------------------------------------------------------------------
+    def parse_move(self, state: RollWriteState, text: str) -> RollWriteMove:
+        return parse_move(text, state.tokens)
+
+    def format_move(self, move: RollWriteMove) -> str:
+        return format_move(move)
+
+    def current_player(self, state: RollWriteState) -> int:
+        return state.roller
+
+    def is_over(self, state: RollWriteState) -> bool:
+        return state.over
+
+    def end_reason(self, state: RollWriteState) -> str:
+        if all(s.exhausted for s in state.sheets):
+            return "every player is exhausted"
+        return "all eight bridges are passed"
+
+    def progress(self, state: RollWriteState) -> str:
+        left = [COLUMN_NAMES[c] for c in COLUMNS if state.bridges[c] is None]
+        fresh = [state.names[s] for s, sheet in enumerate(state.sheets) if not sheet.exhausted]
+        return (f"{len(left)} bridge{'s' if len(left) != 1 else ''} not passed yet "
+                f"({', '.join(left)}) and {', '.join(fresh)} not exhausted")
+
+    def apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
+        problems: list[Problem] = []
+        roller = state.roller
+        turn = state.turn + 1
+        names = state.names
+        self._check_order(state, move, roller, problems)
+        colours = list(move.colours)
+        numbers = list(move.numbers)
+        before = [{c: s.filled(c) for c in COLUMNS} for s in state.sheets]
+        exhausted_before = [s.exhausted for s in state.sheets]
+        available: tuple[list[str], list[int]] | None = None
+        for choice in move.choices:
+            is_roller = choice.seat == roller
+            pool = (colours, numbers) if is_roller or available is None else available
+            if choice.kind != "refuse":
+                self._check_dice(state, choice, pool, is_roller, move, problems)
+            if is_roller:
+                if choice.kind == "refuse":
+                    available = (colours, numbers)
+                else:
+                    rest_c, rest_n = list(colours), list(numbers)
+                    if choice.colour in rest_c:
+                        rest_c.remove(choice.colour)
+                    if choice.die in rest_n:
+                        rest_n.remove(choice.die)
+                    available = (rest_c, rest_n)
+            self._choose(state, choice, turn, problems)
+        # Bridges: every player who passes a bridge nobody passed before scores it (RW-BRIDGE-FIRST).
+        newly: list[str] = []
+        for column in COLUMNS:
+            if state.bridges[column] is not None:
+                continue
+            passers = tuple(seat for seat, sheet in enumerate(state.sheets)
+                            if sheet.filled(column) >= BRIDGE_BOX > before[seat][column])
+            if passers:
+                state.bridges[column] = (turn, passers)
+                newly.append(column)
+        if move.bridges is not None and tuple(move.bridges.value) != tuple(newly):
+            said = ", ".join(COLUMN_NAMES[c] for c in move.bridges.value)
+            real = ", ".join(COLUMN_NAMES[c] for c in newly) or "none"
+            problems.append(Problem(
+                "bridge-mismatch", "RW-BRIDGE-FIRST",
+                f"`bridge:` says the {said} bridge{'s were' if len(move.bridges.value) > 1 else ' was'} "
+                f"passed for the first time in this turn, but the bridges passed first now are: "
+                f"{real}", offset=move.bridges.offset, length=move.bridges.length))
+        fresh = tuple(seat for seat, sheet in enumerate(state.sheets)
+                      if sheet.exhausted and not exhausted_before[seat])
+        if move.exhausted is not None and move.exhausted.value[0] != fresh:
+            real = ", ".join(names[s] for s in fresh) or "nobody"
+            problems.append(Problem(
+                "exhausted-mismatch", "RW-DICE-EXHAUSTED",
+                f"`exhausted:{','.join(move.exhausted.value[1])}` does not match the sheets: "
+                f"the players exhausted in this turn (their ninth dice symbol shaded) are: {real}",
+                offset=move.exhausted.offset, length=move.exhausted.length))
+        state.turn = turn
+        state.last = move
+        if move.end is not None and not state.over:
+            problems.append(Problem(
+                "not-the-end", "RW-END-CONDITION",
+                f"`end`, but the game goes on: {self.progress(state)}", offset=move.end.offset,
+                length=move.end.length))
+        return problems
+
+    @staticmethod
+    def _check_order(state: RollWriteState, move: RollWriteMove, roller: int,
+                     problems: list[Problem]) -> None:
+        names = state.names
+        expected = [(roller + step) % state.players for step in range(state.players)]
+        seen: list[int] = []
+        for index, choice in enumerate(move.choices):
+            if choice.seat in seen:
+                problems.append(Problem(
+                    "choice-twice", "RW-TURN-ORDER",
+                    f"{names[choice.seat]} chooses twice in one turn: each player makes one "
+                    "choice per roll", offset=choice.offset, length=choice.length))
+                continue
+            seen.append(choice.seat)
+            if index < len(expected) and choice.seat != expected[index] \
+                    and expected[index] not in seen:
+                if index == 0:
+                    message = (f"{names[roller]} rolls turn {state.turn + 1} (the roll goes "
+                               f"clockwise from {names[0]}), so {names[roller]}'s choice comes "
+                               f"first, not {names[choice.seat]}'s")
+                else:
+                    message = (f"{names[choice.seat]}'s choice is out of order: the choices "
+                               f"follow the seats clockwise from the roller, and "
+                               f"{names[expected[index]]} comes next")
+                problems.append(Problem("turn-order", "RW-TURN-ORDER", message,
+                                        offset=choice.offset, length=choice.length))
+        missing = [names[s] for s in expected if s not in seen]
+        if missing:
+            last = move.choices[-1]
+            problems.append(Problem(
+                "choice-missing", "RW-TURN-ORDER",
+                f"no choice for {', '.join(missing)}: every player writes something or refuses "
+                f"(`{state.tokens[expected[0]]}:-`) on every roll",
+                offset=last.offset + last.length, length=1))
+
+    @staticmethod
+    def _check_dice(state: RollWriteState, choice: Choice, pool: tuple[list[str], list[int]],
+                    is_roller: bool, move: RollWriteMove, problems: list[Problem]) -> None:
+        colour, die = choice.colour, choice.die
+        colours, numbers = pool
+        name = state.names[choice.seat]
+        first = choice.steps[0]
+        dice_text = f"{colour} and {'0' if die == 0 else die}"
+        if colour in colours and die in numbers:
+            return
+        roll = format_roll(move.colours, move.numbers)
+        if is_roller:
+            missing = f"colour die {colour}" if colour not in colours else f"number die {die}"
+            problems.append(Problem(
+                "not-rolled", "RW-TURN-ROLLER-DICE",
+                f"{name} rolled {roll}: there is no {missing} "
+                f"to take ({name} takes one colour die and one number die of the six)",
+                offset=first.offset, length=first.length))
+            return
+        if colour in move.colours and die in move.numbers:
+            rest = "".join(colours) + "".join(map(str, numbers))
+            problems.append(Problem(
+                "die-taken", "RW-TURN-OTHERS-DICE",
+                f"{name} cannot use {dice_text}: the roller took "
+                f"{'that die' if (colour in colours) != (die in numbers) else 'those dice'}, and "
+                f"the others choose from the four left ({rest})", offset=first.offset,
+                length=first.length))
+            return
+        problems.append(Problem(
+            "not-rolled", "RW-TURN-OTHERS-DICE",
+            f"{name} cannot use {dice_text}: the roll is {roll}", offset=first.offset,
+            length=first.length))
+
+    def _choose(self, state: RollWriteState, choice: Choice, turn: int,
+                problems: list[Problem]) -> None:
+        sheet = state.sheets[choice.seat]
+        name = state.names[choice.seat]
+        if choice.kind == "refuse":
+            if sheet.dice < BOXES:
+                sheet.dice += 1
+            return
+        first = choice.steps[0]
+        colour = first.colour
+        numbers = sheet.numbers[colour]
+        where = f"{name}'s {COLOUR_NAMES[colour]} expedition"
+        if choice.kind == "circle":
+            if numbers:
+                problems.append(Problem(
+                    "circle-too-late", "RW-CIRCLE",
+                    f"{name} cannot mark the {COLOUR_NAMES[colour]} circle: the expedition has "
+                    f"started ({' '.join(map(str, numbers))}); a 0 is now written as 10 "
+                    f"(`{colour}10`)", offset=first.offset, length=first.length))
+            elif sheet.circle[colour] == "X":
+                problems.append(Problem(
+                    "circle-twice", "RW-CIRCLE",
+                    f"{name}'s {COLOUR_NAMES[colour]} circle is already marked: a 0 cannot start "
+                    "the expedition either (RW-WRITE-ZERO-START)", offset=first.offset,
+                    length=first.length))
+            else:
+                sheet.circle[colour] = "X"
+            return
+        value = choice.value
+        assert value is not None
+        top = numbers[-1] if numbers else 0
+        if choice.die == 0 and not numbers:
+            problems.append(Problem(
+                "zero-start", "RW-WRITE-ZERO-START",
+                f"{name} cannot open the {COLOUR_NAMES[colour]} expedition with a 0: a 0 reads "
+                f"10 only during an expedition; before it, a 0 marks the circle (`{colour}0`)",
+                offset=first.offset, length=first.length))
+            return
+        if value < top:
+            problems.append(Problem(
+                "not-ascending", "RW-WRITE-ASCENDING",
+                f"{value} cannot follow {top} in {where}: each number is equal to or greater "
+                "than the one below it", offset=first.offset, length=first.length))
+            return
+        self._fill(state, choice, 0, value, turn, problems)
+
+    def _fill(self, state: RollWriteState, choice: Choice, index: int, value: int, turn: int,
+              problems: list[Problem]) -> None:
+        """Fill the box of step ``index`` with ``value``, then follow its marks (and chain)."""
+        step = choice.steps[index]
+        seat = choice.seat
+        sheet = state.sheets[seat]
+        name = state.names[seat]
+        colour = step.colour
+        numbers = sheet.numbers[colour]
+        how = "write" if index == 0 else "accelerate"
+        if len(numbers) >= BOXES:
+            if not step.top:
+                rule = "RW-WRITE-FULL" if index == 0 else "RW-ACCEL-FULL"
+                problems.append(Problem(
+                    "expedition-full", rule,
+                    f"{name}'s {COLOUR_NAMES[colour]} expedition is full (nine boxes): to "
+                    f"{how} there, claim its top artefact (`{'' if index else colour + str(value)}"
+                    f"{'>' + colour if index else ''}^`)", offset=step.offset, length=step.length))
+                return
+            if sheet.top[colour]:
+                rule = "RW-TOP-ARTEFACT" if index == 0 else "RW-ACCEL-FULL"
+                problems.append(Problem(
+                    "top-claimed", rule,
+                    f"{name} has already claimed the top artefact of the {COLOUR_NAMES[colour]} "
+                    "expedition: it can be claimed once", offset=step.offset, length=step.length))
+                return
+            sheet.top[colour] = True
+            self._shade(sheet)
+            return
+        if step.top:
+            problems.append(Problem(
+                "not-full", "RW-TOP-ARTEFACT",
+                f"`^`: {name}'s {COLOUR_NAMES[colour]} expedition has {len(numbers)} of its nine "
+                "boxes filled; its top artefact is claimed only once all nine are",
+                offset=step.offset, length=step.length))
+            return
+        box = len(numbers)
+        if not numbers and sheet.circle[colour] == "":
+            sheet.circle[colour] = "-"
+        numbers.append(value)
+        kind = self._box_kind(state, choice, index, box, turn, problems)
+        if kind.artefact:
+            self._shade(sheet)
+        if step.arrow == ">":
+            target = choice.steps[index + 1].colour
+            target_numbers = sheet.numbers[target]
+            copy = target_numbers[-1] if target_numbers else 1
+            self._fill(state, choice, index + 1, copy, turn, problems)
+
+    @staticmethod
+    def _shade(sheet: Sheet) -> None:
+        if sheet.artefacts < BOXES:
+            sheet.artefacts += 1
+
+    @staticmethod
+    def _box_kind(state: RollWriteState, choice: Choice, index: int, box: int, turn: int,
+                  problems: list[Problem]) -> BoxKind:
+        """Check a filled box's marks against the layout; learn the box where it is unknown."""
+        step = choice.steps[index]
+        colour = step.colour
+        seat = choice.seat
+        name = state.names[seat]
+        label = f"{COLOUR_NAMES[colour]} box {box + 1}"
+        known = state.kinds[colour][box]
+        given = state.given[colour][box]
+        says_artefact = step.artefact
+        says_arrow = step.arrow is not None
+        artefact = known.artefact
+        arrow = known.arrow
+        # The artefact.
+        if known.artefact is None:
+            artefact = says_artefact
+            state.evidence[(colour, box, "artefact")] = (turn, seat)
+        elif given.artefact is not None:
+            if says_artefact and not given.artefact:
+                problems.append(Problem(
+                    "no-artefact", "RW-LAYOUT-SHEET",
+                    f"`+`: the {label} of the sheet's layout carries no artefact, so {name} shades "
+                    "none", offset=step.offset, length=step.length))
+        elif says_artefact != known.artefact:
+            seen_turn, seen_seat = state.evidence[(colour, box, "artefact")]
+            who = "you" if seen_seat == seat else state.names[seen_seat]
+            if known.artefact:
+                message = (f"{name} writes in the {label} without shading an artefact, but it "
+                           f"gave {who if who != 'you' else name} an artefact in turn {seen_turn}: "
+                           "a box gives one to every player who fills it (mark it `+`)")
+            else:
+                message = (f"{name} shades an artefact for the {label}, but it gave "
+                           f"{who if who != 'you' else name} none in turn {seen_turn}: a box "
+                           "with an artefact gives one to every player who fills it")
+            problems.append(Problem("layout-mismatch", "RW-LAYOUT-CONSISTENT", message,
+                                    offset=step.offset, length=step.length))
+        # The arrow.
+        if known.arrow is None:
+            arrow = says_arrow
+            state.evidence[(colour, box, "arrow")] = (turn, seat)
+        elif given.arrow is not None:
+            if says_arrow and not given.arrow:
+                problems.append(Problem(
+                    "no-arrow", "RW-LAYOUT-SHEET",
+                    f"`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
+                    f"{name} cannot accelerate from it", offset=step.offset, length=step.length))
+        elif says_arrow != known.arrow:
+            seen_turn, seen_seat = state.evidence[(colour, box, "arrow")]
+            other = state.names[seen_seat]
+            if known.arrow:
+                message = (f"{name} fills the {label} without a `>` mark, but it offered {other} "
+                           f"an acceleration in turn {seen_turn}: write where the acceleration "
+                           "goes (`>G`) or that it is declined (`>-`)")
+            else:
+                message = (f"{name} accelerates from the {label}, but it offered {other} no "
+                           f"acceleration in turn {seen_turn}: a box with an arrow offers one to "
+                           "every player who fills it")
+            problems.append(Problem("layout-mismatch", "RW-LAYOUT-CONSISTENT", message,
+                                    offset=step.offset, length=step.length))
+        kind = BoxKind(arrow, artefact)
+        state.kinds[colour][box] = kind
+        return kind
+
+    # -- scoring ----------------------------------------------------------------------
+    def score(self, state: RollWriteState) -> Score:
+        totals: list[int] = []
+        breakdown: list[dict[str, int]] = []
+        details: list[Any] = []
+        for seat, sheet in enumerate(state.sheets):
+            won = state.bridges_won(seat)
+            result = score_sheet(sheet, won)
+            totals.append(result.total)
+            breakdown.append(result.parts())
+            details.append({
+                "expeditions": [{"colour": c, "numbers": list(sheet.numbers[c]),
+                                 "boxes": len(sheet.numbers[c]), "circle": sheet.circle[c],
+                                 "doubled": sheet.circle[c] == "X", "top": sheet.top[c],
+                                 "points": result.expeditions[c]} for c in COLOURS],
+                "artefacts": {"shaded": sheet.artefacts, "points": result.artefacts},
+                "dice": {"shaded": sheet.dice, "exhausted": sheet.exhausted,
+                         "points": result.dice},
+                "bridges": {"won": [c for c in COLUMNS if state.bridges[c] is not None
+                                    and seat in state.bridges[c][1]],  # type: ignore[index]
+                            "points": result.bridges},
+            })
+        return Score(totals, breakdown, details)
+
+    # -- presentation -----------------------------------------------------------------
+    def snapshot(self, state: RollWriteState) -> dict[str, Any]:
+        score = self.score(state)
+        sheets = []
+        for seat, sheet in enumerate(state.sheets):
+            parts = score.breakdown[seat]
+            sheets.append({
+                "expeditions": {c: {"numbers": list(sheet.numbers[c]), "circle": sheet.circle[c],
+                                    "top": sheet.top[c], "points": parts[c]} for c in COLOURS},
+                "artefacts": sheet.artefacts,
+                "dice": sheet.dice,
+                "exhausted": sheet.exhausted,
+                "bridges": state.bridge_states(seat),
+                "points": dict(parts),
+                "total": score.totals[seat],
+            })
+        last = state.last
+        choices = []
+        if last is not None:
+            for choice in last.choices:
+                boxes = []
+                if choice.kind == "write":
+                    boxes = self._boxes_of(state, choice)
+                choices.append({"player": choice.seat, "choice": format_steps(choice),
+                                "kind": choice.kind, "colour": choice.colour,
+                                "number": choice.value if choice.kind == "write" else
+                                (0 if choice.kind == "circle" else None),
+                                "boxes": boxes})
+        return {
+            "variant": self.name,
+            "turn": state.turn,
+            "next_player": None if state.over else state.roller,
+            "over": state.over,
+            "colours": list(COLOURS),
+            "boxes": BOXES,
+            "bridge_after": BRIDGE_BOX,
+            "sheets": sheets,
+            "bridges": {c: None if state.bridges[c] is None else
+                        {"turn": state.bridges[c][0],  # type: ignore[index]
+                         "players": list(state.bridges[c][1])}  # type: ignore[index]
+                        for c in COLUMNS},
+            "layout": {c: [layout_char(k) for k in state.kinds[c]] for c in COLOURS},
+            "layout_source": state.layout_source,
+            "roll": None if last is None else {"colours": list(last.colours),
+                                               "numbers": list(last.numbers)},
+            "roller": None if last is None else (state.turn - 1) % state.players,
+            "choices": choices,
+            "scores": score.totals,
+            "breakdown": score.breakdown,
+            "last_move": format_move(last) if last is not None else None,
+        }
+
+    @staticmethod
+    def _boxes_of(state: RollWriteState, choice: Choice) -> list[dict[str, Any]]:
+        """The boxes a choice of the last turn filled, found on the sheet as it is now."""
+        sheet = state.sheets[choice.seat]
+        counts: dict[str, int] = {}
+        for step in choice.steps:
+            counts[step.colour] = counts.get(step.colour, 0) + (0 if step.top else 1)
+        taken: dict[str, int] = {}
+        boxes = []
+        for step in choice.steps:
+            if step.top:
+                boxes.append({"colour": step.colour, "box": None, "value": None, "top": True,
+                              "artefact": True, "arrow": False})
+                continue
+            numbers = sheet.numbers[step.colour]
+            position = len(numbers) - counts[step.colour] + taken.get(step.colour, 0)
+            taken[step.colour] = taken.get(step.colour, 0) + 1
+            if not 0 <= position < len(numbers):
+                break  # the choice broke a rule and was not written in full
+            kind = state.kinds[step.colour][position]
+            boxes.append({"colour": step.colour, "box": position + 1, "value": numbers[position],
+                          "top": False, "artefact": bool(kind.artefact),
+                          "arrow": bool(kind.arrow)})
+        return boxes
+
+    def render_text(self, state: RollWriteState, names: list[str], *,
+                    view: int | None = None) -> str:
+        """Every sheet as text. Sheets are public in Roll & Write, so ``view`` hides nothing."""
+        score = self.score(state)
+        lines = []
+        status = "game over" if state.over else f"{names[state.roller]} rolls next"
+        lines.append(f"After turn {state.turn}: {status}")
+        last = state.last
+        if last is not None:
+            roller = (state.turn - 1) % state.players
+            said = ", ".join(f"{names[c.seat]} {self._describe(c)}" for c in last.choices)
+            lines.append(f"Roll of {names[roller]}: {format_roll(last.colours, last.numbers)}; "
+                         f"{said}")
+        passed = [f"{c} ({', '.join(names[s] for s in state.bridges[c][1])}, turn "  # type: ignore[index]
+                  f"{state.bridges[c][0]})" for c in COLUMNS  # type: ignore[index]
+                  if state.bridges[c] is not None]
+        lines.append(f"Bridges passed: {'; '.join(passed) if passed else 'none'}")
+        lines.append(f"Layout ({state.layout_source}): {format_layout(state.kinds)}")
+        for seat, sheet in enumerate(state.sheets):
+            lines.append("")
+            lines.extend(self._sheet_lines(state, seat, sheet, names[seat], score.breakdown[seat],
+                                           score.totals[seat]))
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def _describe(choice: Choice) -> str:
+        if choice.kind == "refuse":
+            return "refuses"
+        if choice.kind == "circle":
+            return f"marks the {COLOUR_NAMES[choice.colour or 'R']} circle"
+        return format_steps(choice)
+
+    @staticmethod
+    def _sheet_lines(state: RollWriteState, seat: int, sheet: Sheet, name: str,
+                     parts: dict[str, int], total: int) -> list[str]:
+        """One sheet, drawn bottom up as on paper: boxes, bridges, circles, columns A and D."""
+        width = 5
+        head = "".join(f"{c:>{width}}" for c in COLOURS) + "  |" + f"{'A':>{width}}{'D':>{width}}"
+        status = " (exhausted)" if sheet.exhausted else ""
+        out = [f"{name}{status}", f"{'':6}{head}"]
+        top_row = "".join(f"{('^' if sheet.top[c] else '.'):>{width}}" for c in COLOURS)
+        out.append(f"{'top':<6}{top_row}  |")
+        bridges = state.bridge_states(seat)
+        for row in range(BOXES, 0, -1):
+            cells = []
+            for colour in COLOURS:
+                numbers = sheet.numbers[colour]
+                kind = state.kinds[colour][row - 1]
+                mark = ("*" if kind.arrow and kind.artefact else ">" if kind.arrow else
+                        "A" if kind.artefact else "")
+                text = str(numbers[row - 1]) if len(numbers) >= row else "."
+                cells.append(f"{mark + text:>{width}}")
+            art = "#" if sheet.artefacts >= row else "o"
+            dice = "#" if sheet.dice >= row else "o"
+            out.append(f"{row:<6}{''.join(cells)}  |{art:>{width}}{dice:>{width}}")
+            if row == BRIDGE_BOX:
+                marks = []
+                for column in COLUMNS:
+                    stateword = bridges[column]
+                    marks.append({"won": "(20)", "struck": "--"}.get(stateword or "", "20"))
+                row_text = "".join(f"{m:>{width}}" for m in marks[:6]) + "  |" + \
+                    "".join(f"{m:>{width}}" for m in marks[6:])
+                out.append(f"{'bridge':<6}{row_text}")
+        circles = "".join(f"{(sheet.circle[c] or 'o'):>{width}}" for c in COLOURS)
+        out.append(f"{'circle':<6}{circles}  |")
+        points = "".join(f"{parts[c]:>{width}}" for c in COLOURS)
+        out.append(f"{'points':<6}{points}  |{parts['art']:>{width}}{parts['dice']:>{width}}")
+        out.append(f"  bridges {parts['bridge']}, total {total}")
+        return out
+
+    def copy_state(self, state: RollWriteState) -> RollWriteState:
+        other = RollWriteState.__new__(RollWriteState)
+        other.names = state.names
+        other.players = state.players
+        other.tokens = state.tokens
+        other.sheets = [s.copy() for s in state.sheets]
+        other.bridges = dict(state.bridges)
+        other.kinds = {c: list(v) for c, v in state.kinds.items()}
+        other.given = state.given
+        other.evidence = dict(state.evidence)
+        other.layout_source = state.layout_source
+        other.turn = state.turn
+        other.last = state.last
+        return other
+
+
+VARIANT = RollWriteVariant()

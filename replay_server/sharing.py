@@ -4,7 +4,8 @@ Three kinds of link reach a replay:
 
 - the permalink ``/g/<id>`` of a stored game (its ID is the hash of its canonical text);
 - the self-contained link ``/v?g=<token>``, where the token *is* the game: its canonical LCN,
-  deflated and written in URL-safe base64. Nothing is stored; the server renders the replay
+  deflated in the zlib format (whose checksum catches a link damaged in copying) and written
+  in URL-safe base64 without padding. Nothing is stored; the server renders the replay
   from the link alone, exactly as it renders the stored game;
 - the embed ``/embed/<id>`` (or ``/embed/v?g=<token>``), a compact replay for an iframe. Embeds
   are the only pages other sites may frame.
@@ -68,12 +69,15 @@ class AnnotationError(ValueError):
 
 
 def encode_link(canonical_text: str) -> str:
-    """The token of a self-contained link: raw deflate of the UTF-8 text, URL-safe base64.
+    """The token of a self-contained link: the UTF-8 text zlib-compressed, in URL-safe base64.
+
+    The zlib format costs six bytes over raw deflate; its Adler-32 checksum is what lets a
+    damaged link be refused instead of replaying a different game.
 
     >>> decode_link(encode_link('[Player1 "Ada"]\\n')) == '[Player1 "Ada"]\\n'
     True
     """
-    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 15)
     packed = compressor.compress(canonical_text.encode("utf-8")) + compressor.flush()
     return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
@@ -102,11 +106,13 @@ def decode_link(token: str) -> str:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
     except (binascii.Error, ValueError) as exc:
         raise LinkError(f"the link is damaged: {exc}") from exc
-    inflater = zlib.decompressobj(-15)
+    inflater = zlib.decompressobj(15)
     try:
         raw = inflater.decompress(packed, MAX_LINK_TEXT + 1)
     except zlib.error as exc:
-        raise LinkError("the link is damaged: its data does not decompress (was it cut or changed?)") from exc
+        raise LinkError(
+            "the link is damaged: its data does not decompress or fails its checksum "
+            "(was it cut or changed when copied?)") from exc
     if len(raw) > MAX_LINK_TEXT:
         raise LinkError(
             f"the link expands to more than {MAX_LINK_TEXT} bytes, more than a game link may carry")

@@ -75,11 +75,18 @@ def _turn_diagnostic(turn_no: int, turn: Any, problem: Problem | MoveSyntaxError
                       problem.rule, max(problem.length, 1))
 
 
+#: Most digits of a score in a termination (longer ones are an error, never converted).
+MAX_SCORE_DIGITS = 9
+
+
 def parse_termination(text: str) -> list[int] | None:
     """The scores of a termination (``57:-12`` → [57, -12]); None for ``*``."""
     if text == "*" or not RESULT_PATTERN.fullmatch(text):
         return None
-    return [int(part) for part in text.split(":")]
+    parts = text.split(":")
+    if any(len(part.lstrip("-")) > MAX_SCORE_DIGITS for part in parts):
+        return None  # no game scores that much; _check_termination says so
+    return [int(part) for part in parts]
 
 
 def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | None = None,
@@ -186,6 +193,11 @@ def _check_termination(report: GameReport, variant: Variant) -> None:
             "LCN-TERMINATION"))
     scores = parse_termination(text)
     if scores is None:
+        if text != "*":
+            diagnostics.append(Diagnostic(
+                "result-syntax", f"a score of the termination has more than {MAX_SCORE_DIGITS} "
+                "digits: expected the final scores or `*`", Severity.ERROR, line, column, None,
+                "LCN-TERMINATION", min(len(text), 80)))
         return
     players = report.players
     if len(scores) != len(players):

@@ -96,7 +96,8 @@ def parse_card(text: str, offset: int = 0) -> str:
     rank = text[1:]
     if rank in ("w", "W"):
         return colour + "w"
-    if rank.isdigit() and not rank.startswith("0") and int(rank) in VALUES:
+    if rank.isascii() and rank.isdigit() and len(rank) <= 2 and int(rank) in VALUES \
+            and not rank.startswith("0"):
         return f"{colour}{int(rank)}"
     raise MoveSyntaxError(
         f"unknown card `{text}`: a card is a colour and a value 2-10, or `w` for a wager",

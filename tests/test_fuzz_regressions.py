@@ -1,0 +1,109 @@
+"""Every crash the fuzzers found, kept as a test: the input and the clear error it must get.
+
+Each case is the smallest input that showed the crash, run through the same fuzz targets
+(``fuzz/targets.py``) and, where it matters, checked for the diagnostic it must produce.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import lcn
+from lcn import jsonform
+from lcn.validate import parse_termination
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fuzz import targets
+
+TAGS = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
+BIG = "9" * 5000  # more digits than int() converts (Python's 4300-digit limit)
+
+#: (name, input, target names): every input here once crashed one of the targets.
+CRASHES: list[tuple[str, bytes, tuple[str, ...]]] = [
+    ("carriage return inside a tag value", b'[Player1 "A\rda"]\n[Player2 "Bo"]\n\nR5/d *\n',
+     ("reader", "engines", "cli")),
+    ("move number of 5000 digits", (TAGS + BIG + ". R5/d *\n").encode(), ("reader", "cli")),
+    ("numeric glyph of 5000 digits", (TAGS + "R5/d $" + BIG + " *\n").encode(), ("reader", "cli")),
+    ("numeric glyph with a superscript digit", (TAGS + "R5/d $\u00b2 *\n").encode(), ("reader",)),
+    ("termination score of 5000 digits", (TAGS + "R5/d " + BIG + ":1\n").encode(),
+     ("reader", "cli")),
+    ("card of 5000 digits (classic)", (TAGS + "R" + BIG + "/d *\n").encode(), ("reader", "engines")),
+    ("card with a superscript digit (classic)", (TAGS + "R\u00b2/d *\n").encode(), ("reader", "engines")),
+    ("card of 5000 digits (rivals)",
+     ('[Variant "rivals"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. up:R' + BIG + "\n*\n").encode(),
+     ("reader", "engines")),
+    ("move number glued to a second one", (TAGS + "1. R5/d 2.0. B4/d *\n").encode(), ("reader",)),
+    ("move number glued to the termination", (TAGS + "1. R5/d 2.*\n").encode(), ("reader",)),
+    ("a line of glued move numbers", (TAGS + "1." * 200_000 + " *\n").encode(), ("reader",)),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "names"), CRASHES, ids=[c[0] for c in CRASHES])
+def test_crash_input_gets_a_clear_answer(name: str, data: bytes, names: tuple[str, ...]) -> None:
+    for target in names:
+        if target == "cli":
+            targets.cli(data, [["validate", "-"], ["fmt", "--check", "-"], ["score", "-"]])
+        else:
+            targets.TARGETS[target](data)
+
+
+def test_carriage_return_in_a_tag_value_is_reported_and_the_tag_skipped() -> None:
+    game = lcn.read_game('[Player1 "A\rda"]\n[Player2 "Bo"]\n\nR5/d *\n')
+    assert game is not None
+    assert "Player1" not in game.tags
+    problem = next(d for d in game.diagnostics if d.code == "tag-syntax")
+    assert problem.line == 1
+    assert problem.column == 12
+    assert "carriage return" in problem.message
+
+
+def test_huge_move_number_is_an_error_with_its_place() -> None:
+    report = next(lcn.validate(TAGS + "R5/d " + BIG + ". B4/d *\n"))
+    problem = next(d for d in report.diagnostics if d.code == "move-number")
+    assert (problem.line, problem.column) == (4, 6)
+    assert "5000 digits" in problem.message
+
+
+def test_huge_score_in_the_termination_is_an_error_not_a_crash() -> None:
+    assert parse_termination(BIG + ":1") is None
+    assert parse_termination("57:-12") == [57, -12]
+    report = next(lcn.validate(TAGS + "R5/d " + BIG + ":1\n"))
+    assert not report.valid
+    assert [d.code for d in report.diagnostics if d.is_error] == ["result-syntax"]
+
+
+def test_huge_score_from_the_json_form_is_an_error_too() -> None:
+    record = jsonform.from_json({"tags": [{"name": "Player1", "value": "Ada"},
+                                          {"name": "Player2", "value": "Bo"}],
+                                 "turns": [{"text": "R5/d"}], "termination": BIG + ":0"})
+    report = lcn.validate_record(record)
+    assert "result-syntax" in [d.code for d in report.diagnostics]
+
+
+@pytest.mark.parametrize("glyph", ["$" + BIG, "$\u00b2", "$", "$256", "$1000"])
+def test_bad_numeric_glyph_is_reported(glyph: str) -> None:
+    game = lcn.read_game(TAGS + f"R5/d {glyph} *\n")
+    assert game is not None
+    assert [d.code for d in game.diagnostics if d.is_error] == ["glyph"]
+
+
+@pytest.mark.parametrize("card", ["R" + BIG, "R\u00b2", "R\u0663", "R010", "R11"])
+def test_odd_card_ranks_are_unknown_cards(card: str) -> None:
+    report = next(lcn.validate(TAGS + f"{card}/d *\n"))
+    assert [d.code for d in report.diagnostics if d.is_error] == ["bad-card"]
+
+
+def test_text_glued_to_a_move_number_reads_as_written_apart() -> None:
+    """`lcn fmt` writes `N. text`; what the reader took as a turn must read back as one."""
+    glued = lcn.read_game(TAGS + "1. R5/d 2.*\n")
+    apart = lcn.read_game(TAGS + "1. R5/d 2. *\n")
+    assert glued is not None and apart is not None
+    assert glued.termination == apart.termination == "*"
+    assert [t.text for t in glued.turns] == [t.text for t in apart.turns] == ["R5/d"]
+    twice = lcn.read_game(TAGS + "1. R5/d 2.0. B4/d *\n")
+    assert twice is not None
+    assert "two move numbers in a row" in [d.message for d in twice.diagnostics]

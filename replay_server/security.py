@@ -87,7 +87,17 @@ def wants_json() -> bool:
 
 
 def error_response(status: int, title: str, message: str, code: str) -> ResponseReturnValue:
-    """A clear error: JSON under /api/, a small page for people everywhere else."""
+    """A clear error: JSON under /api/, a page for people everywhere else.
+
+    The site's own error page (``replay_server.errors``) is used when the site has one, so
+    these errors look like every other; a bare page otherwise.
+    """
+    try:
+        from .errors import error_response as site_error_response
+    except ImportError:
+        site_error_response = None
+    if site_error_response is not None:
+        return site_error_response(status, message, code=code)
     if wants_json():
         return jsonify({"error": {"status": status, "code": code, "message": message}}), status
     return render_template_string(_ERROR_PAGE, title=title, message=message), status

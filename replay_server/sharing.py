@@ -163,8 +163,8 @@ def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | N
     at_turn = _query(game, turn)
     self_contained = url_for("sharing.view_link", g=token, **at_turn, _external=True)
     if game_id is not None:
-        permalink: str | None = url_for("pages.game", game_id=game_id, **at_game, _external=True)
-        turn_link = url_for("pages.game", game_id=game_id, **at_turn, _external=True)
+        permalink: str | None = url_for("pages.stored", game_id=game_id, **at_game, _external=True)
+        turn_link = url_for("pages.stored", game_id=game_id, **at_turn, _external=True)
         embed = url_for("sharing.embed", game_id=game_id, **at_turn, _external=True)
         download: str | None = f"/g/{game_id}.lcn"
     else:
@@ -204,9 +204,14 @@ def _join_comments(comments: list[str]) -> str:
 
 
 def _split_comments(text: str) -> list[str]:
-    """A form field back into comments: blank lines separate them, as they were joined."""
+    """A form field back into comments: blank lines separate them, as they were joined.
+
+    A comment holding ``}`` can only be written as a ``;`` comment, which ends at the end of
+    its line: its line breaks become spaces here, so what is stored is what was read back.
+    """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return [part.strip() for part in text.split("\n\n") if part.strip()]
+    comments = [part.strip() for part in text.split("\n\n") if part.strip()]
+    return [" ".join(c.split()) if "}" in c else c for c in comments]
 
 
 def _record(lcn_text: str, game: int) -> tuple[list[GameRecord], GameRecord]:
@@ -286,7 +291,7 @@ def annotate(lcn_text: str, game: int, form: Any) -> str:
     return text
 
 
-_FORM_FIELDS = {"annotator", "game_comment", "source", "g", "game", "turn"}
+_FORM_FIELDS = {"annotator", "game_comment", "source", "g", "game", "turn", "format"}
 
 
 def _check_known_field(name: str, turns: int) -> None:
@@ -357,9 +362,9 @@ def save_annotation() -> ResponseReturnValue:
         return error_response(400, "Cannot save these annotations", str(exc), "bad-annotation")
     new_id, _ = get_store().put(annotated)
     params = _query(game, turn)
-    if request.accept_mimetypes.best == "application/json" or request.form.get("format") == "json":
-        return {"id": new_id, "url": url_for("pages.game", game_id=new_id, **params, _external=True)}, 201
-    return redirect(url_for("pages.game", game_id=new_id, **params), code=303)
+    if request.form.get("format") == "json":
+        return {"id": new_id, "url": url_for("pages.stored", game_id=new_id, **params, _external=True)}, 201
+    return redirect(url_for("pages.stored", game_id=new_id, **params, saved=1), code=303)
 
 
 # --- self-contained links and embeds -------------------------------------------------------

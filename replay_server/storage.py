@@ -403,6 +403,13 @@ _UNAVAILABLE_PAGE = """<!doctype html>
 def _unavailable(exc: StoreUnavailable) -> ResponseReturnValue:
     log.error("game store unavailable: %s", exc)
     message = "The game database cannot be reached right now."
+    try:
+        from .errors import error_response
+    except ImportError:
+        error_response = None
+    if error_response is not None:
+        return error_response(503, message + " Nothing was lost; please try again in a moment.",
+                              code="store-unavailable")
     if request.path.startswith("/api/"):
         return jsonify({"error": {"status": 503, "code": "store-unavailable",
                                   "message": message + " Please try again later."}}), 503

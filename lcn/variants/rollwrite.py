@@ -382,7 +382,7 @@ def _parse_choice(word: str, start: int, tokens: list[str],
     colour = rest[0].upper()
     if colour not in COLOURS:
         raise MoveSyntaxError(f"`{rest[0]}` in `{word}` is not a colour: the expeditions are "
-                              "R O Y G B P", at, 1, code="bad-colour", rule="RW-SETUP-DICE")
+                              "R O Y G B P", at, 1, code="bad-colour", rule="RW-SETUP-SHEET")
     pos = 1
     if rest[1:3] == "10":
         die, pos = 0, 3
@@ -394,7 +394,7 @@ def _parse_choice(word: str, start: int, tokens: list[str],
     if rest[pos:pos + 1].isdigit():
         raise MoveSyntaxError(f"`{rest[1:]}` in `{word}`: a number die shows 0-9, written 1-10 "
                               "(a 0 read as 10)", at + 1, len(rest) - 1, code="bad-number",
-                              rule="RW-SETUP-DICE")
+                              rule="RW-WRITE-ZERO")
     if die == 0 and pos == 2:
         if pos < len(rest):
             raise MoveSyntaxError(
@@ -1002,7 +1002,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         elif given.artefact is not None:
             if says_artefact and not given.artefact:
                 problems.append(Problem(
-                    "no-artefact", "RW-LAYOUT-SHEET",
+                    "no-artefact", "RW-ARTEFACT-BOX",
                     f"`+`: the {label} of the sheet's layout carries no artefact, so {name} shades "
                     "none", offset=step.offset, length=step.length))
         elif says_artefact != known.artefact:
@@ -1025,7 +1025,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         elif given.arrow is not None:
             if says_arrow and not given.arrow:
                 problems.append(Problem(
-                    "no-arrow", "RW-LAYOUT-SHEET",
+                    "no-arrow", "RW-ACCEL-ARROW",
                     f"`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
                     f"{name} cannot accelerate from it", offset=step.offset, length=step.length))
         elif says_arrow != known.arrow:

@@ -360,6 +360,15 @@ def save_annotation() -> ResponseReturnValue:
         annotated = annotate(text, game, request.form)
     except AnnotationError as exc:
         return error_response(400, "Cannot save these annotations", str(exc), "bad-annotation")
+    # The store holds only files whose every game is valid, whichever way they arrive; a
+    # self-contained link can carry anything, so its games are checked here.
+    broken = [report.index for report in lcn.validate(annotated) if not report.valid]
+    if broken:
+        return error_response(
+            400, "Cannot save these annotations",
+            f"game{'s' if len(broken) > 1 else ''} {', '.join(map(str, broken))} of this file "
+            "break the rules, and only valid games are stored: fix the file and open it again",
+            "invalid-game")
     new_id, _ = get_store().put(annotated)
     params = _query(game, turn)
     if request.form.get("format") == "json":

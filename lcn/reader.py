@@ -29,6 +29,8 @@ MAX_LINE = 1 << 20
 MAX_COMMENT = 1 << 20
 #: Most turns kept in one game (hostile files with no termination stay bounded).
 MAX_TURNS = 100_000
+#: Most digits of a move number (longer ones are reported, not converted).
+MAX_NUMBER_DIGITS = 9
 
 _TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}))")
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\][ \t]*$')
@@ -244,6 +246,11 @@ def _parse_tag(builder: _Builder, line: str, number: int) -> None:
                                    'only \\" and \\\\ are escapes', number,
                                    offset + match.start(2) + bad.start() + 1, rule="LCN-TAG"))
             value = _ESCAPE.sub(lambda m: m.group(1), raw)
+        if "\r" in value:
+            builder.diag(_diag("tag-syntax", f"carriage return inside the value of tag {name}: a tag "
+                               "value is one line; the tag is skipped", number,
+                               offset + match.start(2) + raw.index("\r") + 1, rule="LCN-TAG"))
+            return
         if name in tags:
             builder.diag(_diag("duplicate-tag", f"tag {name} appears twice; the first value is kept",
                                number, offset + 2, rule="LCN-TAG", length=len(name)))
@@ -461,7 +468,8 @@ class Reader:
             self._terminate(builder, word, number, column)
             return
         if first == "$":
-            if word[1:].isdigit() and int(word[1:]) <= 255:
+            digits = word[1:]
+            if 0 < len(digits) <= 3 and digits.isascii() and digits.isdigit() and int(digits) <= 255:
                 builder.glyph(word, number, column)
             else:
                 builder.diag(_diag("glyph", f"bad numeric annotation `{word}`: expected `$0`..`$255`",
@@ -472,12 +480,27 @@ class Reader:
                 self._terminate(builder, word, number, column)
                 return
             m = _NUMBER.match(word)
-            if m:
-                builder.number(int(m.group(1)), len(m.group(2)), number, column)
+            while m:
+                if len(m.group(1)) > MAX_NUMBER_DIGITS:
+                    builder.diag(_diag("move-number", f"move number with {len(m.group(1))} digits: "
+                                       f"expected at most {MAX_NUMBER_DIGITS}", number, column,
+                                       rule="LCN-MOVE-NUMBER", length=m.end()))
+                else:
+                    builder.number(int(m.group(1)), len(m.group(2)), number, column)
                 word = word[m.end():]
+                column += m.end()
                 if not word:
                     return
-                column += m.end()
+                # What follows a number is read as a word of its own (`9.*` as `9. *`), so
+                # that the writer's `N. text` reads back the same (a loop, not recursion:
+                # `1.1.1.…` may fill a whole line).
+                if word == "*" or _RESULT.fullmatch(word):
+                    self._terminate(builder, word, number, column)
+                    return
+                if word[0] == "$":
+                    self._word(builder, word, number, column)
+                    return
+                m = _NUMBER.match(word)
         if word[-1] in "!?":
             cut = len(word.rstrip("!?"))
             glyph = word[cut:]

@@ -96,7 +96,8 @@ def parse_card(text: str, config: ClassicConfig, offset: int = 0) -> str:
     rank = text[1:]
     if rank in ("w", "W"):
         return colour + "w"
-    if rank.isdigit() and not rank.startswith("0") and int(rank) in config.values:
+    if rank.isascii() and rank.isdigit() and len(rank) <= 2 and int(rank) in config.values \
+            and not rank.startswith("0"):
         return f"{colour}{int(rank)}"
     low, high = config.values[0], config.values[-1]
     raise MoveSyntaxError(
@@ -120,10 +121,26 @@ def parse_move(text: str, config: ClassicConfig = CLASSIC_5) -> ClassicMove:
         return cached
     slash = text.find("/")
     if slash < 0:
+        try:
+            parse_card(text[1:] if text[:1] in ("x", "X") else text, config)
+        except MoveSyntaxError:
+            raise MoveSyntaxError(
+                f"`{text}` is not a turn: expected a card, `/` and a draw (`R7/d`, `xR7/G`)",
+                0, len(text)) from None
         raise MoveSyntaxError(
-            f"`{text}` is not a turn: expected a card, `/` and a draw (`R7/d`, `xR7/G`)",
-            0, len(text))
+            f"`{text}` places a card but draws none: a turn is a placement, `/` and a draw "
+            f"(`{text}/d`, or `/` and a discard pile's colour)", len(text), 1,
+            rule="C-TURN-PLACE-THEN-DRAW")
     left, right = text[:slash], text[slash + 1:]
+    if left in ("", "x", "X"):
+        raise MoveSyntaxError(
+            f"`{text}` draws without placing a card first: a turn is a placement (a card, or `x` "
+            "and a card to discard), `/` and a draw", len(left), 1,
+            rule="C-TURN-PLACE-THEN-DRAW")
+    if not right:
+        raise MoveSyntaxError(
+            f"`{text}` places a card but draws none: expected `d` (the draw pile) or a discard "
+            "pile's colour after `/`", slash, 1, code="bad-draw", rule="C-TURN-PLACE-THEN-DRAW")
     discard = left[:1] in ("x", "X")
     card = parse_card(left[1:] if discard else left, config, 1 if discard else 0)
     drawn = None

@@ -1,4 +1,5 @@
-// The share panel: copy buttons, and links that follow the replay's current turn.
+// The share panel: copy buttons, and links that follow the replay's current turn (the panel's
+// and an embed's link to the full replay).
 //
 // The replay page announces its turn with a "lcn:turn" event on document (detail.turn: the
 // number of turns played, 0 before the first); pages that only change ?turn= in the address
@@ -7,9 +8,6 @@
   "use strict";
 
   var panel = document.getElementById("share");
-  if (!panel) {
-    return;
-  }
 
   function escapeAttribute(text) {
     return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
@@ -31,6 +29,13 @@
   }
 
   function update(turn) {
+    // Links elsewhere on the page (the embed's "open" link) that follow the turn too.
+    Array.prototype.forEach.call(document.querySelectorAll("a[data-follow-turn]"), function (link) {
+      link.href = withTurn(link.href, turn);
+    });
+    if (!panel) {
+      return;
+    }
     var base = panel.getAttribute("data-permalink") || panel.getAttribute("data-self-contained");
     var turnLink = document.getElementById("share-turn");
     if (turnLink && base) {
@@ -73,11 +78,11 @@
     }
   }
 
-  Array.prototype.forEach.call(panel.querySelectorAll("button[data-copy]"), function (button) {
+  Array.prototype.forEach.call(document.querySelectorAll("#share button[data-copy]"), function (button) {
     button.hidden = false;
     button.addEventListener("click", function () { copy(button); });
   });
-  Array.prototype.forEach.call(panel.querySelectorAll(".share-link"), function (field) {
+  Array.prototype.forEach.call(document.querySelectorAll("#share .share-link"), function (field) {
     field.addEventListener("focus", function () { field.select(); });
   });
 

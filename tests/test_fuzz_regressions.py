@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fuzz import targets
 
 TAGS = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
+RIVALS = '[Variant "rivals"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
 BIG = "9" * 5000  # more digits than int() converts (Python's 4300-digit limit)
 
 #: (name, input, target names): every input here once crashed one of the targets.
@@ -35,6 +36,18 @@ CRASHES: list[tuple[str, bytes, tuple[str, ...]]] = [
     ("card with a superscript digit (classic)", (TAGS + "R\u00b2/d *\n").encode(), ("reader", "engines")),
     ("card of 5000 digits (rivals)",
      ('[Variant "rivals"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. up:R' + BIG + "\n*\n").encode(),
+     ("reader", "engines")),
+    ("bid of 4400 digits (rivals)", (RIVALS + "1. up:R5\n2. Ada" + "9" * 4400 + " Bo-\n*\n").encode(),
+     ("reader", "engines")),
+    ("seat bid of 4400 digits (rivals)", (RIVALS + "1. up:R5\n2. P1" + "9" * 4400 + "\n*\n").encode(),
+     ("engines",)),
+    ("share count with a superscript digit (rivals)", (RIVALS + "1. up:R5 share:\u00b2\n*\n").encode(),
+     ("engines",)),
+    ("pile sizes with a superscript digit (rivals)",
+     RIVALS.replace("\n\n", '\n[PileSizes "\u00b20 20 20 20"]\n\n').encode() + b"1. up:R5\n*\n",
+     ("reader", "engines")),
+    ("die with a superscript digit (roll & write)",
+     ('[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. ROB004 Ada:B\u00b2 Bo:-\n*\n').encode(),
      ("reader", "engines")),
     ("move number glued to a second one", (TAGS + "1. R5/d 2.0. B4/d *\n").encode(), ("reader",)),
     ("move number glued to the termination", (TAGS + "1. R5/d 2.*\n").encode(), ("reader",)),

@@ -167,9 +167,9 @@ def format_move(move: RivalsMove) -> str:
 
 
 _WORD = re.compile(r"\S+")
-_SEAT_BID = re.compile(r"[Pp]([1-9])(\d+)")
+_SEAT_BID = re.compile(r"[Pp]([1-9])(\d{1,9})")
 _SEAT = re.compile(r"[Pp]([1-9])")
-_AMOUNT = re.compile(r"(.*?)(\d+)")
+_AMOUNT = re.compile(r"(.*?)(\d{1,9})")
 _KEYWORDS = ("place", "box", "up", "share", "rest")
 #: Phase of a turn reached by each keyword: words must come in this order.
 _PHASE = {"place": 1, "box": 2, "up": 3, "share": 4, "rest": 5}
@@ -197,7 +197,7 @@ def player_tokens(names: list[str]) -> list[str]:
 
 
 def _count(text: str, offset: int, what: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
         raise MoveSyntaxError(f"`{text or '(nothing)'}` after `{what}:`: expected a number of coins",
                               offset, max(len(text), 1), rule=_TURN_RULE)
     return int(text)
@@ -596,7 +596,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         text = record.tags.get("PileSizes")
         if text is not None:
             words = text.split()
-            if len(words) != PILE_COUNT or not all(w.isdigit() for w in words):
+            if len(words) != PILE_COUNT \
+                    or not all(w.isascii() and w.isdigit() and len(w) <= 9 for w in words):
                 problems.append(Problem(
                     "tag-value", "V-SETUP-PILES",
                     f'PileSizes "{text}": expected the sizes of the {PILE_COUNT} piles, e.g. '

@@ -386,7 +386,7 @@ def _parse_choice(word: str, start: int, tokens: list[str],
     pos = 1
     if rest[1:3] == "10":
         die, pos = 0, 3
-    elif rest[1:2].isdigit():
+    elif rest[1:2].isascii() and rest[1:2].isdigit():
         die, pos = int(rest[1]), 2
     else:
         raise MoveSyntaxError(f"`{word}`: expected a number after the colour {colour} (1-10, or 0 "

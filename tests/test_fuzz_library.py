@@ -1,0 +1,128 @@
+"""Seeded fuzzing of the library and the CLI: whatever the input, a result or diagnostics.
+
+The inputs are valid records of every variant (from the seeded random players), the same
+records damaged in small ways, the JSON form with parts replaced by any JSON, every
+importer's own format damaged, and raw bytes. Each input goes through the targets in
+``fuzz/targets.py``: the reader (bytes, text, a stream; strict and lenient), validation by
+every engine, the writer's round trip on what reads cleanly, the JSON form, every importer
+(detected and named) and the ``lcn`` commands. Nothing may raise but the documented clear
+errors, and a watchdog turns a hang into a failure.
+
+The budget is fixed and derandomized, so CI runs the same inputs every time; the
+coverage-guided harness in ``fuzz/run.py`` is the place for long runs (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fuzz import strategies as fs
+from fuzz import targets
+
+#: Seconds one input may take before it counts as a hang. Inputs take milliseconds; this is
+#: a watchdog against endless loops, not a speed requirement.
+HANG_LIMIT = 60
+
+FUZZ = settings(derandomize=True, deadline=None, database=None, max_examples=120,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.filter_too_much])
+
+
+class Hang(AssertionError):
+    """One input ran longer than the watchdog allows."""
+
+
+@contextmanager
+def watchdog(seconds: int = HANG_LIMIT) -> Iterator[None]:
+    def expire(_signum: int, _frame: FrameType | None) -> None:
+        raise Hang(f"one input ran for more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run(target: Callable[[bytes], None], data: bytes) -> None:
+    with watchdog():
+        target(data)
+
+
+# -- the reader, the engines and the writer -------------------------------------------------
+
+@FUZZ
+@given(fs.valid_lcn())
+def test_valid_records_read_validate_and_round_trip(text: str) -> None:
+    report = next(iter(targets.lcn.validate(text)))
+    assert report.valid, [d.format() for d in report.diagnostics if d.is_error]
+    run(targets.reader, text.encode("utf-8"))
+
+
+@FUZZ
+@given(fs.damaged(fs.valid_lcn()))
+def test_damaged_records_reader(data: bytes) -> None:
+    run(targets.reader, data)
+
+
+@FUZZ
+@given(fs.damaged(fs.valid_lcn()))
+def test_damaged_records_every_engine(data: bytes) -> None:
+    run(targets.engines, data)
+
+
+@settings(FUZZ, max_examples=150)
+@given(st.binary(max_size=400) | st.lists(st.sampled_from(fs.TOKENS), max_size=30).map(b"".join))
+def test_raw_bytes_and_token_soup(data: bytes) -> None:
+    run(targets.reader, data)
+    run(targets.engines, data)
+    run(targets.json_form, data)
+
+
+# -- the JSON form -----------------------------------------------------------------------
+
+@FUZZ
+@given(fs.damaged_json())
+def test_json_form_with_any_part_replaced(data: bytes) -> None:
+    run(targets.json_form, data)
+    run(targets.importers, data)
+
+
+@settings(FUZZ, max_examples=60)
+@given(fs.damaged(fs.valid_lcn().map(lambda text: targets.jsonform.dumps([fs.record_of(text)]))))
+def test_json_form_damaged_as_text(data: bytes) -> None:
+    run(targets.json_form, data)
+
+
+# -- the importers -------------------------------------------------------------------------
+
+@FUZZ
+@given(fs.damaged(fs.importer_inputs()))
+def test_importers_on_damaged_logs(data: bytes) -> None:
+    run(targets.importers, data)
+
+
+@settings(FUZZ, max_examples=60)
+@given(fs.damaged(fs.valid_lcn(), most=3))
+def test_importers_on_damaged_lcn(data: bytes) -> None:
+    run(targets.importers, data)
+
+
+# -- the command line --------------------------------------------------------------------------
+
+@settings(FUZZ, max_examples=50)
+@given(fs.damaged(fs.valid_lcn() | fs.importer_inputs(), most=4))
+def test_cli_exit_codes_never_a_traceback(data: bytes) -> None:
+    run(targets.cli, data)

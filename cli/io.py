@@ -70,6 +70,10 @@ def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color
     gutter = f"{d.line:>5} | "
     out = [head, gutter + text]
     if d.column is not None:
+        # The line shown may be cut short (source_lines keeps 2000 characters): a caret past
+        # its end would only print a screenful of spaces.
+        if d.column > len(text) + 1:
+            return "\n".join(out)
         width = max(1, min(d.length, max(1, len(text) - d.column + 1)))
         caret = " " * (d.column - 1) + "^" * width
         out.append(" " * (len(gutter) - 2) + "| " + (click.style(caret, fg="red") if color else caret))

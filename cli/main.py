@@ -68,7 +68,6 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool) -> N
             click.echo(f"lcn: {exc.message}", err=True)
             continue
         run = ValidationRun(source)
-        reports = []
         for report in run:
             total += 1
             if report.valid:
@@ -80,7 +79,6 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool) -> N
                 entry["file"] = display
                 games_json.append(entry)
                 continue
-            reports.append(report)
             shown = [d for d in report.diagnostics if warnings or d.is_error]
             if shown:
                 lines = source_lines(source, (d.line for d in shown if d.line))

@@ -1,0 +1,431 @@
+"""The JSON API (``/api/v1``): validate, store and fetch games; its OpenAPI document.
+
+Requests and answers are described by marshmallow schemas, from which apispec builds the
+OpenAPI document at ``GET /api/v1/openapi.json``. The document lists every route of the
+site: the API's with their schemas, and the pages (HTML) with their summaries, so that it
+stays complete when a route is added.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.yaml_utils import load_operations_from_docstring
+from flask import Blueprint, current_app, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+from marshmallow import Schema, ValidationError, fields, validate
+
+import lcn
+from lcn.importers import ImportError_, decode, formats, import_text
+from lcn.validate import ValidationRun
+
+from .errors import error_response
+from .pages import canonical_text, replays_of, stored_text
+from .security import write_limit
+from .storage import get_store
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+INPUT_NAME = "<input>"
+
+
+# -- schemas ----------------------------------------------------------------------------------
+
+class LCNInputSchema(Schema):
+    """A game file sent as JSON (the body may also be the LCN text itself)."""
+
+    lcn = fields.String(required=True, metadata={"description": "the text of the file: one or more games"})
+    format = fields.String(load_default="auto", metadata={
+        "description": "the format of the text: auto (detected), lcn, or an importer's name"})
+
+
+class DiagnosticSchema(Schema):
+    code = fields.String(required=True)
+    severity = fields.String(required=True, validate=validate.OneOf(["error", "warning", "info"]))
+    message = fields.String(required=True)
+    line = fields.Integer(allow_none=True)
+    column = fields.Integer(allow_none=True)
+    turn = fields.Integer(allow_none=True, metadata={"description": "1-based turn of the game"})
+    rule = fields.String(allow_none=True, metadata={"description": "rule ID of seeds/*.md or docs/spec.md"})
+    length = fields.Integer(metadata={"description": "width of the bad span"})
+
+
+class ValidatedGameSchema(Schema):
+    index = fields.Integer(required=True)
+    file = fields.String()
+    valid = fields.Boolean(required=True)
+    diagnostics = fields.List(fields.Nested(DiagnosticSchema), required=True)
+    variant = fields.String()
+    players = fields.List(fields.String())
+    turns = fields.Integer()
+    line = fields.Integer()
+    over = fields.Boolean()
+    scores = fields.List(fields.Integer(), allow_none=True)
+
+
+class FileDiagnosticsSchema(Schema):
+    file = fields.String()
+    diagnostics = fields.List(fields.Nested(DiagnosticSchema))
+
+
+class SummarySchema(Schema):
+    games = fields.Integer()
+    valid = fields.Integer()
+    invalid = fields.Integer()
+
+
+class ValidateResultSchema(Schema):
+    """The same shape as ``lcn validate --format json``."""
+
+    games = fields.List(fields.Nested(ValidatedGameSchema))
+    files = fields.List(fields.Nested(FileDiagnosticsSchema))
+    summary = fields.Nested(SummarySchema)
+
+
+class StoredSchema(Schema):
+    id = fields.String(required=True, metadata={"description": "16 characters, URL-safe"})
+    url = fields.String(required=True, metadata={"description": "the replay page, /g/<id>"})
+    created = fields.Boolean(metadata={"description": "false when the same file was stored before"})
+    format = fields.String(metadata={"description": "the format the input was read as"})
+
+
+class TurnSchema(Schema):
+    index = fields.Integer()
+    number = fields.Integer()
+    numbered = fields.Boolean()
+    text = fields.String()
+    player = fields.Integer(allow_none=True, metadata={"description": "0-based seat of the player"})
+    glyphs = fields.List(fields.String())
+    comments = fields.List(fields.String())
+    line = fields.Integer()
+    column = fields.Integer()
+
+
+class ScoresSchema(Schema):
+    totals = fields.List(fields.Integer())
+    breakdown = fields.List(fields.Dict(keys=fields.String(), values=fields.Integer()))
+    details = fields.List(fields.Raw())
+
+
+class ReplaySchema(Schema):
+    """One game replayed: ``positions[n]`` and ``running[n]`` are after turn n (0: before)."""
+
+    index = fields.Integer()
+    variant = fields.String()
+    variant_title = fields.String(allow_none=True)
+    known_variant = fields.Boolean()
+    tags = fields.List(fields.List(fields.String()), metadata={"description": "ordered [name, value] pairs"})
+    players = fields.List(fields.String())
+    valid = fields.Boolean()
+    diagnostics = fields.List(fields.Nested(DiagnosticSchema))
+    intro_comments = fields.List(fields.String())
+    closing_comments = fields.List(fields.String())
+    termination = fields.String(allow_none=True)
+    line = fields.Integer()
+    turns = fields.List(fields.Nested(TurnSchema))
+    applied = fields.Integer(metadata={"description": "turns that could be replayed"})
+    positions = fields.List(fields.Dict(), metadata={"description": "the variant's snapshot of each state"})
+    running = fields.List(fields.List(fields.Integer()), metadata={"description": "totals after each turn"})
+    scores = fields.Nested(ScoresSchema, allow_none=True)
+    over = fields.Boolean()
+    complete = fields.Boolean()
+    match = fields.Dict(allow_none=True)
+
+
+class GameDocumentSchema(Schema):
+    id = fields.String()
+    url = fields.String()
+    lcn = fields.String(metadata={"description": "the canonical text of the stored file"})
+    games = fields.List(fields.Nested(ReplaySchema))
+
+
+class ErrorBodySchema(Schema):
+    status = fields.Integer()
+    code = fields.String()
+    message = fields.String()
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorBodySchema)
+    diagnostics = fields.List(fields.Nested(DiagnosticSchema))
+    games = fields.List(fields.Nested(ValidatedGameSchema))
+
+
+# -- input ------------------------------------------------------------------------------------
+
+class BadInput(ValueError):
+    """A request body that is not a game file; answered with 400 and the diagnostics."""
+
+    def __init__(self, message: str, diagnostics: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.diagnostics = diagnostics or []
+
+
+def _read_input() -> tuple[str, str]:
+    """The text and the chosen format of a request: JSON ``{"lcn": ...}`` or the text itself."""
+    data = request.get_data(cache=False)
+    mimetype = request.mimetype or ""
+    if mimetype == "application/json" or (mimetype in ("", "application/x-www-form-urlencoded")
+                                          and data.lstrip()[:1] == b"{"):
+        try:
+            body = json.loads(data.decode("utf-8", "strict"))
+        except UnicodeDecodeError:
+            raise BadInput("the JSON body is not UTF-8") from None
+        except json.JSONDecodeError as exc:
+            raise BadInput(f"the body is not valid JSON: {exc.msg} at line {exc.lineno}, "
+                           f"column {exc.colno}") from None
+        if not isinstance(body, dict):
+            raise BadInput('expected a JSON object {"lcn": "..."} or the LCN text itself')
+        try:
+            loaded = LCNInputSchema().load(body)
+        except ValidationError as exc:
+            problems = "; ".join(f"{key}: {', '.join(map(str, msgs)) if isinstance(msgs, list) else msgs}"
+                                 for key, msgs in exc.normalized_messages().items())
+            raise BadInput(f'expected {{"lcn": "<the LCN text>"}}: {problems}') from None
+        return loaded["lcn"], loaded["format"]
+    try:
+        return decode(data), "auto"
+    except ImportError_ as exc:
+        raise BadInput(exc.message, [d.to_json() for d in exc.diagnostics]) from None
+
+
+def _bad(exc: BadInput) -> ResponseReturnValue:
+    return error_response(400, exc.message, extra={"diagnostics": exc.diagnostics})
+
+
+def validation_document(text: str) -> dict[str, Any]:
+    """What ``lcn validate --format json`` prints for a file holding ``text``."""
+    run = ValidationRun(text)
+    games = []
+    valid = 0
+    for report in run:
+        entry = report.to_json()
+        entry["file"] = INPUT_NAME
+        games.append(entry)
+        valid += report.valid
+    return {"games": games,
+            "files": [{"file": INPUT_NAME, "diagnostics": [d.to_json() for d in run.file_diagnostics]}],
+            "summary": {"games": len(games), "valid": valid, "invalid": len(games) - valid}}
+
+
+def game_document(game_id: str, text: str) -> dict[str, Any]:
+    """A stored file for programs: its id, text and every game replayed."""
+    return {"id": game_id, "url": url_for("pages.stored", game_id=game_id), "lcn": text,
+            "games": list(replays_of(text))}
+
+
+# -- routes -----------------------------------------------------------------------------------
+
+@bp.post("/validate")
+@write_limit
+def validate_route() -> ResponseReturnValue:
+    """Validate a file without storing it.
+    ---
+    post:
+      summary: Validate LCN text; answers as `lcn validate --format json` does
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: LCNInputSchema
+          text/plain:
+            schema: {type: string}
+      responses:
+        200:
+          description: every game's diagnostics (a game with errors is still a 200)
+          content:
+            application/json:
+              schema: ValidateResultSchema
+        400:
+          description: the body is not a file of text (bad JSON, not UTF-8)
+          content:
+            application/json:
+              schema: ErrorSchema
+        413:
+          description: larger than the size limit
+          content:
+            application/json:
+              schema: ErrorSchema
+        429:
+          description: too many requests
+          content:
+            application/json:
+              schema: ErrorSchema
+    """
+    try:
+        text, _fmt = _read_input()
+    except BadInput as exc:
+        return _bad(exc)
+    return jsonify(validation_document(text))
+
+
+@bp.post("/games")
+@write_limit
+def store_route() -> ResponseReturnValue:
+    """Store a file of games (LCN or any importable format) after checking every game.
+    ---
+    post:
+      summary: Store a valid file; answers its id and replay URL
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: LCNInputSchema
+          text/plain:
+            schema: {type: string}
+      responses:
+        201:
+          description: stored
+          content:
+            application/json:
+              schema: StoredSchema
+        200:
+          description: the same file was stored before; the same id
+          content:
+            application/json:
+              schema: StoredSchema
+        400:
+          description: a game breaks the rules or cannot be read; every diagnostic is given
+          content:
+            application/json:
+              schema: ErrorSchema
+        413:
+          description: larger than the size limit
+          content:
+            application/json:
+              schema: ErrorSchema
+        429:
+          description: too many requests
+          content:
+            application/json:
+              schema: ErrorSchema
+    """
+    try:
+        text, fmt = _read_input()
+    except BadInput as exc:
+        return _bad(exc)
+    if fmt != "auto" and fmt not in {name for name, _ in formats()}:
+        known = ", ".join(name for name, _ in formats())
+        return _bad(BadInput(f"unknown format {fmt!r}: the formats are auto, {known}"))
+    try:
+        result = import_text(text, None if fmt == "auto" else fmt)
+    except ImportError_ as exc:
+        return _bad(BadInput(exc.message, [d.to_json() for d in exc.diagnostics]))
+    if not result.valid:
+        diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
+        errors = sum(1 for d in diagnostics if d["severity"] == "error")
+        return error_response(400, f"{errors} problem{'s' if errors != 1 else ''} found "
+                              f"(read as {result.format}): nothing was stored",
+                              extra={"diagnostics": diagnostics,
+                                     "games": [r.to_json() for r in result.reports]})
+    game_id, created = get_store().put(canonical_text(result.records))
+    body = {"id": game_id, "url": url_for("pages.stored", game_id=game_id), "created": created,
+            "format": result.format}
+    response = jsonify(body)
+    response.status_code = 201 if created else 200
+    response.headers["Location"] = body["url"]
+    return response
+
+
+@bp.get("/games/<gid:game_id>")
+def game_route(game_id: str) -> ResponseReturnValue:
+    """A stored file: tags, turns, the state and the scores after every turn.
+    ---
+    get:
+      summary: A stored file's games, replayed
+      parameters:
+        - in: path
+          name: game_id
+          required: true
+          schema: {type: string}
+      responses:
+        200:
+          description: the file and every game's replay
+          content:
+            application/json:
+              schema: GameDocumentSchema
+        404:
+          description: no game has this id
+          content:
+            application/json:
+              schema: ErrorSchema
+    """
+    response = jsonify(game_document(game_id, stored_text(game_id)))
+    response.cache_control.public = True
+    response.cache_control.max_age = 7 * 24 * 3600
+    response.cache_control.immutable = True
+    return response
+
+
+@bp.get("/openapi.json")
+def openapi_route() -> ResponseReturnValue:
+    """This document.
+    ---
+    get:
+      summary: The OpenAPI document of the site
+      responses:
+        200:
+          description: OpenAPI 3
+          content:
+            application/json:
+              schema: {type: object}
+    """
+    spec = current_app.extensions.get("lcn_openapi")
+    if spec is None:
+        spec = current_app.extensions["lcn_openapi"] = build_openapi()
+    return jsonify(spec)
+
+
+def _openapi_path(rule: str) -> str:
+    path = rule
+    for converter in ("gid:", "path:", "int:", "string:"):
+        path = path.replace(f"<{converter}", "<")
+    return path.replace("<", "{").replace(">", "}")
+
+
+def _operation_doc(view: Any) -> tuple[str, dict[str, Any]]:
+    """The summary line of a view's docstring and the YAML operations after its ``---``."""
+    doc = (view.__doc__ or "").strip()
+    summary = doc.splitlines()[0] if doc else view.__name__
+    return summary, load_operations_from_docstring(doc) or {}
+
+
+def build_openapi() -> dict[str, Any]:
+    """The OpenAPI 3 document: the API with its schemas, then every other route of the app."""
+    spec = APISpec(title="LCN replay site", version=lcn.__version__, openapi_version="3.0.3",
+                   plugins=[MarshmallowPlugin()],
+                   info={"description": "Validate, store and replay records of Lost Cities games "
+                                        "(LCN). Errors are JSON: {\"error\": {status, code, message}}."})
+    # Nested schemas (Diagnostic, Replay, Turn...) are registered by the plugin as it meets them.
+    for schema in (LCNInputSchema, ValidateResultSchema, StoredSchema, GameDocumentSchema, ErrorSchema):
+        spec.components.schema(schema.__name__.removesuffix("Schema"), schema=schema)
+    rules = sorted(current_app.url_map.iter_rules(), key=lambda r: r.rule)
+    grouped: dict[str, dict[str, Any]] = {}
+    for rule in rules:
+        if rule.endpoint == "static":
+            continue
+        view = current_app.view_functions[rule.endpoint]
+        summary, operations = _operation_doc(view)
+        path = _openapi_path(rule.rule)
+        entry = grouped.setdefault(path, {})
+        methods = sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+        for method in methods:
+            op = operations.get(method.lower())
+            if op is None:
+                op = {"summary": summary, "tags": ["pages"],
+                      "responses": {"200": {"description": "an HTML page (or a file)"}}}
+                params = [{"in": "path", "name": arg, "required": True, "schema": {"type": "string"}}
+                          for arg in rule.arguments]
+                if params:
+                    op["parameters"] = params
+            else:
+                op = dict(op)
+                op.setdefault("tags", ["api"])
+            entry[method.lower()] = op
+    for path, operations in grouped.items():
+        spec.path(path=path, operations=operations)
+    return spec.to_dict()

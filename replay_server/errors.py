@@ -1,0 +1,71 @@
+"""Error answers: a page for people, JSON under ``/api/``; never a traceback.
+
+Every HTTP error (400 bad input, 404 unknown game, 405, 413 too large...) gets the same
+shape: the API answers ``{"error": {"status", "code", "message"}}`` (plus ``diagnostics``
+when the input had problems), pages show the message in the site's layout. Handlers that
+the storage and security modules register for their own errors (503, 413, 429) come
+first, since they are registered for the exact exception.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+log = logging.getLogger(__name__)
+
+TITLES = {400: "Bad input", 404: "Not found", 405: "Method not allowed", 413: "Too large",
+          415: "Unsupported media type", 429: "Too many requests", 500: "Something went wrong"}
+CODES = {400: "bad-input", 404: "not-found", 405: "method-not-allowed", 413: "too-large",
+         415: "unsupported-media-type", 429: "rate-limited", 500: "internal-error"}
+
+
+def wants_json() -> bool:
+    """Whether this request is the API's (JSON errors) rather than a person's (pages)."""
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, message: str, *, code: str | None = None,
+                   extra: dict[str, Any] | None = None) -> ResponseReturnValue:
+    """The error answer for this request: JSON for the API, a page otherwise."""
+    code = code or CODES.get(status, "error")
+    if wants_json():
+        body: dict[str, Any] = {"error": {"status": status, "code": code, "message": message}}
+        body.update(extra or {})
+        return jsonify(body), status
+    return render_template("error.html", status=status, title=TITLES.get(status, "Error"),
+                           message=message, extra=extra or {}), status
+
+
+def _http_error(exc: HTTPException) -> ResponseReturnValue:
+    status = exc.code or 500
+    message = exc.description or TITLES.get(status, "Error")
+    if status == 404 and message.startswith("The requested URL was not found"):
+        message = f"There is no page at {request.path}: check the link, or start from the home page."
+    if status == 405:
+        message = f"{request.method} is not allowed on {request.path}"
+    response = error_response(status, message)
+    if status == 405 and hasattr(exc, "valid_methods") and exc.valid_methods:
+        body, code = response  # type: ignore[misc]
+        if hasattr(body, "headers"):
+            body.headers["Allow"] = ", ".join(exc.valid_methods)
+        return body, code
+    return response
+
+
+def _unexpected(exc: Exception) -> ResponseReturnValue:
+    if isinstance(exc, HTTPException) and not isinstance(exc, InternalServerError):
+        return _http_error(exc)
+    original = getattr(exc, "original_exception", None) or exc
+    log.exception("unexpected error on %s %s", request.method, request.path, exc_info=original)
+    return error_response(500, "The server failed on this request; it has been logged. "
+                          "Please try again, or report the link.")
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(InternalServerError, _unexpected)

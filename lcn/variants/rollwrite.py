@@ -673,6 +673,12 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 "player-count", "RW-SETUP-PLAYERS",
                 f"Player{later[0]} is given but Player{len(names) + 1} is not: players are named "
                 "in seat order without gaps", tag=f"Player{later[0]}"))
+        extra = sorted(name for name in record.tags if re.fullmatch(r"Player([6-9]|\d\d+)", name))
+        if extra:
+            problems.append(Problem(
+                "player-count", "RW-SETUP-PLAYERS",
+                f"{extra[0]}: Lost Cities: Roll & Write is for 2-5 players; only Player1..Player5 "
+                "play", tag=extra[0]))
         if len(names) < self.min_players:
             missing = f"Player{len(names) + 1}"
             problems.append(Problem(

@@ -1,0 +1,191 @@
+"""Security headers, framing, size limits and the write rate limit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import lcn
+from replay_server.security import CSP, CSP_FRAMEABLE
+from replay_server.sharing import encode_link
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+GAME = lcn.write_games(lcn.read_games((SAMPLES / "classic" / "rulebook-scoring.lcn").read_text()))
+assert GAME is not None
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Any]:
+    from site_support import make_app
+
+    application = make_app(tmp_path)
+    yield application
+    application.extensions["lcn_store"].close()
+
+
+def _limited_app(tmp_path: Path, limit: str, **config: Any) -> Any:
+    from site_support import make_app
+
+    return make_app(tmp_path, {"RATELIMIT_ENABLED": True, "RATELIMIT": limit, **config})
+
+
+def _pages(app: Any) -> dict[str, str]:
+    gid, _ = app.extensions["lcn_store"].put(GAME)
+    token = encode_link(GAME)
+    return {"home": "/", "replay": f"/g/{gid}?turn=3", "link": f"/v?g={token}",
+            "download": f"/g/{gid}.lcn", "api": f"/api/v1/games/{gid}", "missing": "/g/AAAAAAAAAAAAAAAA",
+            "bad link": "/v?g=AAAA", "static": "/static/share.js"}
+
+
+def test_every_response_has_the_security_headers(app: Any) -> None:
+    client = app.test_client()
+    for name, path in _pages(app).items():
+        response = client.get(path)
+        assert response.status_code < 500, name
+        headers = response.headers
+        assert headers["Content-Security-Policy"] == CSP, name
+        assert headers["X-Frame-Options"] == "DENY", name
+        assert headers["X-Content-Type-Options"] == "nosniff", name
+        assert headers["Referrer-Policy"] == "same-origin", name
+
+
+def test_the_policy_forbids_inline_code_and_foreign_frames() -> None:
+    for policy in (CSP, CSP_FRAMEABLE):
+        directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+        assert directives["script-src"] == "'self'"
+        assert directives["style-src"] == "'self'"
+        assert directives["default-src"] == "'self'"
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "frame-ancestors 'none'" in CSP
+    assert "frame-ancestors *" in CSP_FRAMEABLE
+
+
+def test_only_embeds_may_be_framed(app: Any) -> None:
+    gid, _ = app.extensions["lcn_store"].put(GAME)
+    client = app.test_client()
+    for path in (f"/embed/{gid}", f"/embed/{gid}?turn=4", f"/embed/v?g={encode_link(GAME)}"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response.headers["Content-Security-Policy"] == CSP_FRAMEABLE
+        assert "X-Frame-Options" not in response.headers
+    for path in (f"/g/{gid}", f"/v?g={encode_link(GAME)}", "/"):
+        assert "frame-ancestors 'none'" in client.get(path).headers["Content-Security-Policy"]
+
+
+class _InlineFinder(HTMLParser):
+    """Collects what the policy would block: inline scripts, inline styles, handlers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = dict(attrs)
+        if tag == "style":
+            self.problems.append("<style> block")
+        if "style" in names:
+            self.problems.append(f"style= on <{tag}>")
+        self.problems.extend(f"{k}= on <{tag}>" for k in names if k.startswith("on"))
+        if tag == "script":
+            data_only = names.get("type") == "application/json"
+            if not names.get("src") and not data_only:
+                self.problems.append("inline <script>")
+        for key in ("href", "src", "action"):
+            value = names.get(key) or ""
+            if value.strip().lower().startswith("javascript:"):
+                self.problems.append(f"javascript: URL in <{tag} {key}>")
+
+
+def test_no_page_relies_on_inline_code(app: Any) -> None:
+    gid, _ = app.extensions["lcn_store"].put(GAME)
+    client = app.test_client()
+    for path in ("/", f"/g/{gid}?turn=3", f"/embed/{gid}", f"/v?g={encode_link(GAME)}",
+                 "/v?g=AAAA", "/g/AAAAAAAAAAAAAAAA"):
+        response = client.get(path)
+        finder = _InlineFinder()
+        finder.feed(response.get_data(as_text=True))
+        assert finder.problems == [], path
+
+
+def test_writes_over_the_size_limit_are_413(tmp_path: Path) -> None:
+    from site_support import make_app
+
+    app = make_app(tmp_path, {"MAX_CONTENT_LENGTH": 4096})
+    client = app.test_client()
+    big = "x" * 8192
+    cases = [
+        ("/annotate", {"data": {"g": encode_link(GAME), "comment-1": big}}),
+        ("/", {"data": {"text": big}}),
+        ("/api/v1/games", {"data": big, "content_type": "text/plain"}),
+        ("/api/v1/validate", {"data": big, "content_type": "text/plain"}),
+    ]
+    for path, kwargs in cases:
+        response = client.post(path, **kwargs)
+        assert response.status_code == 413, path
+        body = response.get_data(as_text=True)
+        assert "4096" in body, path
+        if path.startswith("/api/"):
+            assert response.get_json()["error"]["status"] == 413
+    app.extensions["lcn_store"].close()
+
+
+def test_write_paths_share_one_rate_limit_per_client(tmp_path: Path) -> None:
+    app = _limited_app(tmp_path, "3 per minute")
+    client = app.test_client()
+    token = encode_link(GAME)
+    statuses = [
+        client.post("/annotate", data={"g": token, "comment-1": "one"}).status_code,
+        client.post("/api/v1/validate", data=GAME, content_type="text/plain").status_code,
+        client.post("/annotate", data={"g": token, "comment-1": "three"}).status_code,
+    ]
+    assert 429 not in statuses
+    page = client.post("/annotate", data={"g": token, "comment-1": "four"})
+    assert page.status_code == 429
+    assert "Too many" in page.get_data(as_text=True)
+    api = client.post("/api/v1/games", data=GAME, content_type="text/plain")
+    assert api.status_code == 429
+    assert api.get_json()["error"]["code"] == "rate-limited"
+    # Reading is never limited.
+    assert client.get("/").status_code == 200
+    assert client.get(f"/v?g={token}").status_code == 200
+    # Another client has its own budget.
+    other = client.post("/annotate", data={"g": token, "comment-1": "other"},
+                        environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 303
+    app.extensions["lcn_store"].close()
+
+
+def test_behind_a_trusted_proxy_the_forwarded_client_is_counted(tmp_path: Path) -> None:
+    app = _limited_app(tmp_path, "1 per minute", TRUSTED_PROXIES=1)
+    client = app.test_client()
+    token = encode_link(GAME)
+
+    def post(client_ip: str) -> int:
+        return int(client.post("/annotate", data={"g": token},
+                               headers={"X-Forwarded-For": client_ip}).status_code)
+
+    assert post("198.51.100.1") == 303
+    assert post("198.51.100.1") == 429
+    assert post("198.51.100.2") == 303
+    app.extensions["lcn_store"].close()
+
+
+def test_an_unavailable_database_is_a_clear_503(tmp_path: Path) -> None:
+    from site_support import make_app
+
+    (tmp_path / "file").write_text("not a directory")
+    app = make_app(tmp_path, {"DATABASE_URL": f"sqlite:///{tmp_path}/file/lcn.sqlite3"})
+    client = app.test_client()
+    page = client.get("/g/AAAAAAAAAAAAAAAA")
+    assert page.status_code == 503
+    assert "database" in page.get_data(as_text=True)
+    api = client.post("/api/v1/games", data=GAME, content_type="text/plain")
+    assert api.status_code == 503
+    assert api.get_json()["error"]["code"] == "store-unavailable"
+    assert re.search("try again", api.get_json()["error"]["message"])

@@ -454,7 +454,7 @@ def test_RW_BRIDGE_FIRST_legal() -> None:
     assert states == ["won", "won", "struck"]
     # Cy's seventh refusal passes the dice bridge in turn 7; Ada's and Bo's come too late.
     assert report.snapshots[-1]["bridges"]["D"] == {"turn": 7, "players": [2]}
-    assert [sheet(report, s)["points"]["bridge"] for s in range(3)] == [20, 20, 20]
+    assert [sheet(report, s)["points"]["bonus"] for s in range(3)] == [20, 20, 20]
 
 
 def test_RW_BRIDGE_FIRST_illegal() -> None:
@@ -589,9 +589,9 @@ def test_RW_SCORE_BRIDGES_legal() -> None:
     assert report.score is not None
     # Ada scores the red bridge (turn 7); Bo's seventh refusal, in the same turn, gives Bo the
     # dice bridge, which Ada's seventh refusal reaches too late.
-    assert report.score.breakdown[0]["bridge"] == 20
+    assert report.score.breakdown[0]["bonus"] == 20
     assert report.score.breakdown[0]["R"] == 30  # not doubled, not added to the expedition
-    assert report.score.breakdown[1]["bridge"] == 20
+    assert report.score.breakdown[1]["bonus"] == 20
     assert report.score.details[0]["bridges"] == {"won": ["R"], "points": 20}
     assert report.score.details[1]["bridges"] == {"won": ["D"], "points": 20}
 

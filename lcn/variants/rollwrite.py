@@ -32,7 +32,7 @@ The snapshot (``snapshot()``, ``lcn show --format json``), which the replay site
                                "points": -10}, ...},
          "artefacts": 2, "dice": 1, "exhausted": false,
          "bridges": {"R": "won" | "struck" | null, ..., "A": ..., "D": ...},
-         "points": {"R": -10, ..., "art": -30, "dice": -40, "bridge": 20},
+         "points": {"R": -10, ..., "art": -30, "dice": -40, "bonus": 20},
          "total": -60},
         ...],
       "bridges": {"R": {"turn": 5, "players": [0]} | null, ..., "A": ..., "D": ...},
@@ -85,7 +85,7 @@ CIRCLE_ALONE = -50
 ARTEFACT_POINTS = (0, -40, -30, -20, 10, 20, 30, 60, 70, 100)
 DICE_POINTS = (0, -40, -30, -20, 10, 20, 30, 60, 70, 0)
 #: The keys of a player's score breakdown, in order.
-PARTS = (*COLOURS, "art", "dice", "bridge")
+PARTS = (*COLOURS, "art", "dice", "bonus")
 LAYOUT_ENV = "LCN_ROLLWRITE_SHEET"
 _KEYWORDS = ("bridge", "exhausted", "end")
 
@@ -579,7 +579,7 @@ class SheetScore:
 
     def parts(self) -> dict[str, int]:
         return {**self.expeditions, "art": self.artefacts, "dice": self.dice,
-                "bridge": self.bridges}
+                "bonus": self.bridges}
 
 
 def score_sheet(sheet: Sheet, bridges_won: int) -> SheetScore:
@@ -1219,7 +1219,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         out.append(f"{'circle':<6}{circles}  |")
         points = "".join(f"{parts[c]:>{width}}" for c in COLOURS)
         out.append(f"{'points':<6}{points}  |{parts['art']:>{width}}{parts['dice']:>{width}}")
-        out.append(f"  bridges {parts['bridge']}, total {total}")
+        out.append(f"  bridges {parts['bonus']}, total {total}")
         return out
 
     def copy_state(self, state: RollWriteState) -> RollWriteState:

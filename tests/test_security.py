@@ -189,3 +189,36 @@ def test_an_unavailable_database_is_a_clear_503(tmp_path: Path) -> None:
     assert api.status_code == 503
     assert api.get_json()["error"]["code"] == "store-unavailable"
     assert re.search("try again", api.get_json()["error"]["message"])
+
+
+def test_another_site_can_frame_an_embed_but_no_other_page(tmp_path: Path) -> None:
+    from flask import Flask
+    from site_support import browser_page, live_server, make_app
+
+    app = make_app(tmp_path)
+    gid, _ = app.extensions["lcn_store"].put(GAME)
+    with live_server(app) as site:
+        # Another origin (another port): a page of a blog that frames two pages of the site.
+        blog = Flask("blog")
+
+        @blog.get("/")
+        def framing_page() -> str:
+            return (f'<!doctype html><title>blog</title>'
+                    f'<iframe name="embed" src="{site}/embed/{gid}?turn=3" width="600" height="400"></iframe>'
+                    f'<iframe name="page" src="{site}/g/{gid}?turn=3" width="600" height="400"></iframe>')
+
+        with live_server(blog) as other, browser_page() as (page, errors):
+            assert other.rsplit(":", 1)[1] != site.rsplit(":", 1)[1]
+            page.goto(other + "/")
+            page.frame_locator("iframe[name=embed]").locator("#replay").wait_for(state="attached")
+            embed = page.frame(name="embed")
+            assert embed is not None and embed.url.startswith(f"{site}/embed/")
+            assert embed.evaluate("document.querySelector('#replay') !== null")
+            blocked = page.frame(name="page")
+            assert blocked is not None
+            # Chromium replaces a refused frame with its error page: the site's page is not there.
+            blocked.wait_for_load_state()
+            assert not blocked.url.startswith(f"{site}/g/") or \
+                not blocked.evaluate("document.querySelector('#replay') !== null")
+            assert any("frame-ancestors" in message for message in errors.messages), errors.messages
+    app.extensions["lcn_store"].close()

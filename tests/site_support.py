@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -53,10 +53,17 @@ def make_app(data_dir: Path | str, config: Mapping[str, Any] | None = None) -> A
     return create_app(settings)
 
 
+class _QuietHandler(WSGIRequestHandler):
+    """No access log lines in the test output."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        return None
+
+
 @contextmanager
 def live_server(app: Any) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 on a free port in a thread; yields the base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:

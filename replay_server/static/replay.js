@@ -56,6 +56,10 @@
     return url;
   }
 
+  function offsetIn(element, box) {
+    return element.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  }
+
   function setStep(name, turn) {
     var link = root.querySelector('.steps a[data-step="' + name + '"]');
     if (link) { link.setAttribute("href", urlFor(turn).search); }
@@ -80,7 +84,7 @@
       move.classList.add("current");
       if (moves.parentElement && (!options || !options.keepScroll)) {
         var box = moves.parentElement;
-        var top = move.offsetTop - box.offsetTop;
+        var top = offsetIn(move, box);
         if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - move.offsetHeight) {
           box.scrollTop = Math.max(0, top - box.clientHeight / 2);
         }
@@ -153,6 +157,13 @@
     go(turn);
   });
 
+  (function scrollToCurrent() {
+    var move = moves ? moves.querySelector(".mv.current") : null;
+    var box = moves ? moves.parentElement : null;
+    if (move && box && box.scrollHeight > box.clientHeight) {
+      box.scrollTop = Math.max(0, offsetIn(move, box) - box.clientHeight / 2);
+    }
+  })();
   load();
   window.lcnReplay = {
     go: go, last: last,

@@ -250,6 +250,9 @@ def loads(text: str) -> list[GameRecord]:
         raise JSONFormError([("", f"not valid JSON: {exc.msg}")], exc.lineno, exc.colno) from None
     except RecursionError:
         raise JSONFormError([("", "not valid JSON: nested too deeply")]) from None
+    except ValueError:  # the only other refusal: a number of more digits than Python converts
+        raise JSONFormError([("", "not valid JSON here: a number has too many digits (over 4300)")]) \
+            from None
     return load_document(data)
 
 

@@ -49,6 +49,24 @@ CRASHES: list[tuple[str, bytes, tuple[str, ...]]] = [
     ("die with a superscript digit (roll & write)",
      ('[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. ROB004 Ada:B\u00b2 Bo:-\n*\n').encode(),
      ("reader", "engines")),
+    ("JSON number of 4400 digits", b"9" * 4400, ("json", "importers")),
+    ("JSON turn number of 4400 digits",
+     b'{"games": [{"tags": [], "turns": [{"text": "R5/d", "number": ' + b"9" * 4400 + b"}]}]}",
+     ("json", "importers")),
+    ("OpenSpiel action number of 4400 digits", b"9" * 4400, ("importers",)),
+    ("OpenSpiel action history ending in 4400 digits", b"1 2 3 " + b"9" * 4400, ("importers",)),
+    ("brdg.me player markup of 4400 digits", b"{{player " + b"9" * 4400 + b"}} drew 10 cards, 34 remaining",
+     ("importers",)),
+    ("brdg.me round of 4400 digits", b"Starting round " + b"9" * 4400, ("importers",)),
+    ("brdg.me cards remaining of 4400 digits", b"Ada drew a card, " + b"9" * 4400 + b" remaining",
+     ("importers",)),
+    ("brdg.me score of 4400 digits", b"Ada scored 5 points, now on " + b"9" * 4400, ("importers",)),
+    ("narrated heading of 4400 digits", b"Round " + b"9" * 4400, ("importers",)),
+    ("narrated cards left of 4400 digits", b"Ada plays the red 7\n" + b"9" * 4400 + b" cards left",
+     ("importers",)),
+    ("narrated score of 4400 digits", b"Ada plays the red 7\nBo: " + b"9" * 4400 + b" points",
+     ("importers",)),
+    ("narrated card value with a superscript digit", "Ada plays the red \u00b2\n".encode(), ("importers",)),
     ("move number glued to a second one", (TAGS + "1. R5/d 2.0. B4/d *\n").encode(), ("reader",)),
     ("move number glued to the termination", (TAGS + "1. R5/d 2.*\n").encode(), ("reader",)),
     ("a line of glued move numbers", (TAGS + "1." * 200_000 + " *\n").encode(), ("reader",)),
@@ -120,3 +138,19 @@ def test_text_glued_to_a_move_number_reads_as_written_apart() -> None:
     twice = lcn.read_game(TAGS + "1. R5/d 2.0. B4/d *\n")
     assert twice is not None
     assert "two move numbers in a row" in [d.message for d in twice.diagnostics]
+
+
+def test_json_number_of_too_many_digits_is_a_json_form_error() -> None:
+    with pytest.raises(jsonform.JSONFormError, match="too many digits"):
+        jsonform.loads("[" + "9" * 4400 + "]")
+
+
+@pytest.mark.parametrize("fmt", ["openspiel", "brdgme", "text"])
+def test_huge_numbers_in_logs_are_import_errors(fmt: str) -> None:
+    from lcn.importers import ImportError_, import_text
+
+    text = {"openspiel": "1 2 3 " + BIG, "brdgme": "Starting round " + BIG,
+            "text": "Ada plays the red 7\nBo: " + BIG + " points"}[fmt]
+    with pytest.raises(ImportError_) as caught:
+        import_text(text, fmt)
+    assert caught.value.diagnostics, "the error names the line"

@@ -50,20 +50,20 @@ from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_err
 from .common import CLASSIC, GameBuilder
 
 CARD = r"[RGWBY](?:X|10|[2-9])"
-_MARKUP_PLAYER = re.compile(r"\{\{\s*player\s+(\d+)\s*\}\}")
+_MARKUP_PLAYER = re.compile(r"\{\{\s*player\s+(\d{1,9})\s*\}\}")
 _MARKUP = re.compile(r"\{\{[^{}]*\}\}")
 _STAMP = re.compile(r"^(?:\[[^\]]{1,40}\]\s*|\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?\s*(?:[-|:]\s+)?"
                     r"|\d\d?:\d\d(?::\d\d)?\s*(?:[-|]\s+)?|[-*•]\s+)")
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("round", re.compile(r"starting round (\d+)", re.I)),
-    ("round", re.compile(r".+? will start round (\d+)", re.I)),  # brdg.me's Go version
+    ("round", re.compile(r"starting round (\d{1,9})", re.I)),
+    ("round", re.compile(r".+? will start round (\d{1,9})", re.I)),  # brdg.me's Go version
     ("over", re.compile(r"the game is over|it is the end of round \d+", re.I)),
     ("private", re.compile(r"you drew ((?:" + CARD + r")(?:\s*,\s*" + CARD + r")*)", re.I)),
-    ("deal", re.compile(r"(.+?) drew (\d+) cards, (\d+) remaining", re.I)),
-    ("draw", re.compile(r"(.+?) drew a card, (\d+) remaining", re.I)),
+    ("deal", re.compile(r"(.+?) drew (\d{1,9}) cards, (\d{1,9}) remaining", re.I)),
+    ("draw", re.compile(r"(.+?) drew a card, (\d{1,9}) remaining", re.I)),
     ("place", re.compile(r"(.+?) (played|discarded) (" + CARD + r")", re.I)),
     ("take", re.compile(r"(.+?) took (" + CARD + r")", re.I)),
-    ("scored", re.compile(r"(.+?) scored (-?\d+) points?, now on (-?\d+)", re.I)),
+    ("scored", re.compile(r"(.+?) scored (-?\d{1,9}) points?, now on (-?\d{1,9})", re.I)),
     ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(play|discard)\s+(" + CARD + r")", re.I)),
     ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(draw)", re.I)),
     ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(take)\s+([RGWBY])", re.I)),

@@ -106,7 +106,7 @@ _STAMP = re.compile(r"(?:\[\d\d?:\d\d(?::\d\d)?\]|\(\d\d?:\d\d(?::\d\d)?\)"
                     r"|\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?|\d\d?:\d\d(?::\d\d)?"
                     r"|\d+[.)]|[-*•>|])(?=\s|$)\s*")
 _WORD = re.compile(r"[^\s,]+|,")
-_HEADING = re.compile(r"[-=#* ]*(?:starting\s+)?(round|game|runde|partie|spiel)\s+(\d+)"
+_HEADING = re.compile(r"[-=#* ]*(?:starting\s+)?(round|game|runde|partie|spiel)\s+(\d{1,9})"
                       r"(?:\s+(?:of|von)\s+\d+)?[-=#*:. ]*", re.IGNORECASE)
 _NEW_GAME = re.compile(r"[-=#* ]*(?:new game|neues spiel|neue partie)[-=#*:. ]*", re.IGNORECASE)
 _PLAYERS = re.compile(r"(?:players|spieler|spielerinnen)\s*:\s*(.+)", re.IGNORECASE)
@@ -114,17 +114,17 @@ _VERSUS = re.compile(r"(.+?)\s+(?:vs\.?|versus|gegen)\s+(.+)", re.IGNORECASE)
 _TURN_OF = [re.compile(r"(?:it'?s|it is)\s+(.+?)['’]s turn", re.IGNORECASE),
             re.compile(r"(.+?)['’]s turn", re.IGNORECASE),
             re.compile(r"(.+?) (?:ist am zug|ist dran|ist an der reihe)", re.IGNORECASE)]
-_DECK_COUNT = [re.compile(r"(\d+) cards? (?:left|remaining)(?: in the (?:draw pile|deck|stack))?",
+_DECK_COUNT = [re.compile(r"(\d{1,9}) cards? (?:left|remaining)(?: in the (?:draw pile|deck|stack))?",
                           re.IGNORECASE),
-               re.compile(r"(?:draw pile|deck|stack|nachziehstapel|stapel)\s*:\s*(\d+)"
+               re.compile(r"(?:draw pile|deck|stack|nachziehstapel|stapel)\s*:\s*(\d{1,9})"
                           r"(?: cards?| karten?)?(?: left)?", re.IGNORECASE),
-               re.compile(r"noch (\d+) karten?(?: im (?:nachziehstapel|stapel))?", re.IGNORECASE)]
+               re.compile(r"noch (\d{1,9}) karten?(?: im (?:nachziehstapel|stapel))?", re.IGNORECASE)]
 _FINAL = re.compile(r"(?:final scores?|final result|result|scores?|endstand|ergebnis|endergebnis)"
                     r"\s*:?\s*(.+)", re.IGNORECASE)
 _SCORE = [re.compile(r"(.+?) (?:scores|scored|gets|got|finishes with|ends with|erh(?:ä|ae)lt|bekommt"
-                     r"|macht|hat) (-?\d+) ?(?:points?|punkte?|pts?\.?)?(?: (?:in total|insgesamt))?",
+                     r"|macht|hat) (-?\d{1,9}) ?(?:points?|punkte?|pts?\.?)?(?: (?:in total|insgesamt))?",
                      re.IGNORECASE),
-          re.compile(r"(.+?)\s*:\s*(-?\d+) ?(?:points?|punkte?|pts?\.?)", re.IGNORECASE)]
+          re.compile(r"(.+?)\s*:\s*(-?\d{1,9}) ?(?:points?|punkte?|pts?\.?)", re.IGNORECASE)]
 _END = re.compile(r"(?:game over|the game is over|the game ends|end of (?:the )?(?:game|round)"
                   r"|spielende|das spiel ist (?:zu ende|vorbei)|ende der runde|ende des spiels)",
                   re.IGNORECASE)
@@ -378,7 +378,7 @@ class Parser:
             return rest, []
         scores = []
         for part in re.split(r",|;|\s+-\s+|\s+–\s+", rest):
-            m = re.fullmatch(r"\s*(.+?)\s*:?\s+(-?\d+)\s*(?:points?|punkte?|pts?\.?)?\s*", part)
+            m = re.fullmatch(r"\s*(.+?)\s*:?\s+(-?\d{1,9})\s*(?:points?|punkte?|pts?\.?)?\s*", part)
             if m is None:
                 return None
             scores.append((m.group(1), int(m.group(2))))
@@ -427,7 +427,8 @@ class Parser:
                 colour = c
                 continue
             if colour is not None and value is None:
-                if word.folded.isdigit() and 2 <= int(word.folded) <= 10:
+                folded = word.folded
+                if folded.isascii() and folded.isdigit() and len(folded) <= 2 and 2 <= int(folded) <= 10:
                     value = word.folded
                     continue
                 if word.folded in NUMBERS:

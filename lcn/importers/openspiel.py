@@ -144,7 +144,7 @@ class _Replay:
             if verb == "Deal":
                 return "chance", card
             return "move", card * 2 + (verb == "discard")
-        if not token.text.isdigit():
+        if not (token.text.isascii() and token.text.isdigit()) or len(token.text) > 9:
             self.error(token, f"`{shown(token.text)}` is not an action number")
             return None
         kinds = {"deal": "chance", "chance": "chance", "move": "move", "draw": "draw"}
@@ -243,7 +243,8 @@ class OpenSpielImporter(Importer):
         strings = sum(1 for t in tokens if _STRING.match(t))
         if strings >= 3 and strings >= 0.8 * len(tokens):
             return 0.9
-        if len(tokens) >= DEALT and all(t.isdigit() and int(t) <= DRAW_DECK + 6 for t in tokens):
+        if len(tokens) >= DEALT and all(t.isascii() and t.isdigit() and len(t) <= 9
+                                        and int(t) <= DRAW_DECK + 6 for t in tokens):
             return 0.4
         return 0.0
 

@@ -105,12 +105,11 @@ def error_response(status: int, title: str, message: str, code: str) -> Response
 
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
-    what = f" ({limit.limit})" if limit is not None else ""
-    response = error_response(
+    what = f" (at most {limit.limit})" if limit is not None else ""
+    return error_response(
         429, "Too many requests",
-        f"Too many changes from your address{what}: please wait a minute and try again.",
+        f"Too many writes from your address{what}: please wait a little and try again.",
         "rate-limited")
-    return response
 
 
 def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:

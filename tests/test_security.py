@@ -147,7 +147,9 @@ def test_write_paths_share_one_rate_limit_per_client(tmp_path: Path) -> None:
     assert 429 not in statuses
     page = client.post("/annotate", data={"g": token, "comment-1": "four"})
     assert page.status_code == 429
-    assert "Too many" in page.get_data(as_text=True)
+    assert "Too many writes" in page.get_data(as_text=True)
+    assert "3 per 1 minute" in page.get_data(as_text=True)
+    assert int(page.headers["Retry-After"]) > 0
     api = client.post("/api/v1/games", data=GAME, content_type="text/plain")
     assert api.status_code == 429
     assert api.get_json()["error"]["code"] == "rate-limited"

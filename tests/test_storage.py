@@ -6,9 +6,11 @@ import base64
 import hashlib
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import lcn
 from replay_server import storage
 from replay_server.storage import (
     SCHEMA_VERSION,
@@ -235,3 +237,35 @@ def test_postgres_reconnects_after_the_connection_breaks(postgres_url: str) -> N
         assert store.get(gid) == GAME  # the next use connects again
     finally:
         store.close()
+
+
+def test_two_servers_share_one_database(tmp_path: Path, database_url: str) -> None:
+    """Servers behind a load balancer: what one stores, the other serves; one row per game."""
+    from site_support import make_app
+
+    apps = [make_app(tmp_path / name, {"DATABASE_URL": database_url}) for name in ("one", "two")]
+    clients = [app.test_client() for app in apps]
+    statuses: list[int] = []
+    ids: list[str] = []
+
+    def post(client: Any) -> None:
+        response = client.post("/api/v1/games", data=GAME, content_type="text/plain")
+        statuses.append(response.status_code)
+        ids.append(response.get_json().get("id") or str(response.get_json()))
+
+    threads = [threading.Thread(target=post, args=(clients[i % 2],)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert sorted(statuses) == [200] * 5 + [201], ids
+        assert len(set(ids)) == 1
+        canonical = lcn.write_games(lcn.read_games(GAME))
+        assert ids[0] == game_id(str(canonical))
+        for client in clients:
+            assert client.get(f"/g/{ids[0]}.lcn").get_data(as_text=True) == canonical
+        assert _count_rows(database_url) == 1
+    finally:
+        for app in apps:
+            app.extensions["lcn_store"].close()

@@ -1,0 +1,250 @@
+"""The ``lcn`` command: validate, score, fmt and show, their exit statuses, standard input,
+compiler-style diagnostics with carets, and the fixed JSON shapes of ``docs/spec.md`` §11."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from lcn_cli.main import cli
+
+import lcn
+
+ROOT = Path(__file__).resolve().parent.parent
+CLASSIC = ROOT / "samples" / "classic"
+SAMPLES = sorted(str(p) for p in CLASSIC.glob("*.lcn"))
+
+VALID = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d 2. R7/B B4/d *\n'
+INVALID = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d 2. R7/d B4/G\n3. R4/d *\n'
+UNREADABLE = '[Player1 "Ada"\n[Player2 "Bo"]\n\n1. R5/d *\n'
+
+
+def run(*args: str, input: str | bytes | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "valid.lcn").write_text(VALID, encoding="utf-8")
+    (tmp_path / "invalid.lcn").write_text(INVALID, encoding="utf-8")
+    (tmp_path / "unreadable.lcn").write_text(UNREADABLE, encoding="utf-8")
+    return tmp_path
+
+
+# -- validate --------------------------------------------------------------------------------
+def test_validate_the_samples() -> None:
+    result = run("validate", *SAMPLES)
+    assert result.exit_code == 0, result.output
+    assert f"{sum(len(list(lcn.read_games(Path(s)))) for s in SAMPLES)} games:" in result.output
+
+
+def test_validate_exit_statuses(folder: Path) -> None:
+    assert run("validate", str(folder / "valid.lcn")).exit_code == 0
+    assert run("validate", str(folder / "valid.lcn"), str(folder / "invalid.lcn")).exit_code == 1
+    missing = run("validate", str(folder / "valid.lcn"), str(folder / "nope.lcn"))
+    assert missing.exit_code == 2 and "cannot read" in missing.stderr
+    assert run("validate", str(folder)).exit_code == 2  # a directory
+    assert run("validate").exit_code == 2  # no file
+    assert run("validate", "--format", "xml", str(folder / "valid.lcn")).exit_code == 2
+
+
+def test_validate_prints_compiler_style_diagnostics(folder: Path) -> None:
+    name = str(folder / "invalid.lcn")
+    result = run("validate", name)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    head = (f"{name}:4:25: error[draw-empty-pile] Bo cannot draw from the green discard pile: it is "
+            "empty [turn 4] (C-DRAW-PILE)")
+    at = lines.index(head)
+    assert lines[at + 1] == "    4 | 1. R5/d xB2/d 2. R7/d B4/G"
+    assert lines[at + 2] == "      | " + " " * 24 + "^^"
+    head = (f"{name}:5:4: error[not-ascending] R4 cannot follow R7 in Ada's red expedition: each "
+            "card must be higher than the one before [turn 5] (C-PLACE-ASCENDING)")
+    at = lines.index(head)
+    assert lines[at + 1:at + 3] == ["    5 | 3. R4/d *", "      |    ^^"]
+    assert lines[-1] == f"{name}: game 1 (classic: Ada vs Bo, line 1): 2 errors"
+
+
+def test_validate_reads_standard_input() -> None:
+    result = run("validate", "-", input=INVALID.encode())
+    assert result.exit_code == 1
+    assert "<stdin>:4:25: error[draw-empty-pile]" in result.output
+    assert run("validate", "-", input=VALID).exit_code == 0
+
+
+def test_validate_quiet_and_without_warnings() -> None:
+    text = '[Player1 "Ada"]\n1. R5/d *\n'
+    loud = run("validate", "-", input=text)
+    assert loud.exit_code == 0 and "warning[missing-blank-line]" in loud.output
+    quiet = run("validate", "--no-warnings", "-q", "-", input=text)
+    assert quiet.exit_code == 0 and "warning" not in quiet.output
+    assert quiet.output.strip() == "1 game: 1 valid, 0 invalid"
+
+
+def test_validate_json_has_the_fixed_shape(folder: Path) -> None:
+    result = run("validate", "--format", "json", str(folder / "invalid.lcn"), str(folder / "valid.lcn"))
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    games = data["games"]
+    assert [(g["index"], g["valid"]) for g in games] == [(1, False), (1, True)]
+    first = games[0]
+    assert first["diagnostics"] == [
+        {"code": "draw-empty-pile", "severity": "error",
+         "message": "Bo cannot draw from the green discard pile: it is empty", "line": 4,
+         "column": 25, "turn": 4, "rule": "C-DRAW-PILE", "length": 2},
+        {"code": "not-ascending", "severity": "error",
+         "message": "R4 cannot follow R7 in Ada's red expedition: each card must be higher than "
+                    "the one before", "line": 5, "column": 4, "turn": 5, "rule": "C-PLACE-ASCENDING",
+         "length": 2}]
+    assert games[1]["diagnostics"] == []
+    assert first["file"].endswith("invalid.lcn") and first["players"] == ["Ada", "Bo"]
+    assert data["summary"] == {"games": 2, "valid": 1, "invalid": 1}
+
+
+def test_validate_json_turn_is_null_when_not_about_a_turn() -> None:
+    text = VALID.replace("Bo\"]\n", "Bo\"]\n[Expeditions \"9\"]\n").replace("*", "10:0")
+    data = json.loads(run("validate", "--format", "json", "-", input=text).output)
+    diagnostics = data["games"][0]["diagnostics"]
+    assert {d["code"] for d in diagnostics} == {"tag-value", "game-unfinished"}
+    assert all(d["turn"] is None for d in diagnostics)
+    assert [d["line"] for d in diagnostics if d["code"] == "tag-value"] == [3]
+
+
+def test_validate_json_of_an_empty_file() -> None:
+    result = run("validate", "--format", "json", "-", input=b"")
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["games"] == []
+    assert [d["code"] for d in data["files"][0]["diagnostics"]] == ["empty-file"]
+
+
+# -- score -----------------------------------------------------------------------------------
+def test_score_the_match() -> None:
+    result = run("score", str(CLASSIC / "match.lcn"))
+    assert result.exit_code == 0
+    assert 'match "Hana vs Ivo" after game 3: Hana 80, Ivo 82' in result.output
+
+
+def test_score_json_has_the_fixed_shape() -> None:
+    result = run("score", "--format", "json", str(CLASSIC / "rulebook-scoring.lcn"),
+                 str(CLASSIC / "match.lcn"))
+    assert result.exit_code == 0
+    games = json.loads(result.output)["games"]
+    assert [g["index"] for g in games] == [1, 1, 2, 3]
+    first = games[0]
+    assert first["players"] == ["Ada", "Bo"] and first["scores"] == [18, 67]
+    assert first["expeditions"][0] == {"Y": 3, "B": 0, "W": -40, "G": -10, "R": 65}
+    for game in games:
+        assert all(isinstance(s, int) for s in game["scores"])
+        assert [sum(e.values()) for e in game["expeditions"]] == game["scores"]
+    assert games[-1]["match"] == {"name": "Hana vs Ivo", "game": 3, "totals": {"Hana": 80, "Ivo": 82}}
+
+
+def test_score_of_an_invalid_or_missing_file(folder: Path) -> None:
+    assert run("score", str(folder / "invalid.lcn")).exit_code == 1
+    assert run("score", str(folder / "nope.lcn")).exit_code == 2
+    result = run("score", "-", input=VALID)
+    assert result.exit_code == 0 and "game not over" in result.output
+
+
+# -- fmt -------------------------------------------------------------------------------------
+def test_fmt_check_the_samples() -> None:
+    assert run("fmt", "--check", *SAMPLES).exit_code == 0
+
+
+def test_fmt_prints_the_canonical_form() -> None:
+    result = run("fmt", "-", input="[Player1 \"Ada\"]\n[Player2 \"Bo\"]\n\nr5/D   xb2/d *\n")
+    assert result.exit_code == 0
+    assert result.output == '[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d *\n'
+
+
+def test_fmt_check_and_write(folder: Path) -> None:
+    messy = folder / "messy.lcn"
+    messy.write_text("[Player1 \"Ada\"]\r\n[Player2 \"Bo\"]\r\n\r\nr5/D   xb2/d *\r\n", encoding="utf-8")
+    os.chmod(messy, 0o640)
+    result = run("fmt", "--check", str(messy), str(folder / "valid.lcn"))
+    assert result.exit_code == 1 and f"{messy}: not in canonical form" in result.stderr
+    assert run("fmt", "--check", str(folder / "valid.lcn")).exit_code == 0
+    result = run("fmt", "--write", str(messy))
+    assert result.exit_code == 0
+    assert messy.read_bytes() == b'[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d *\n'
+    assert stat.S_IMODE(messy.stat().st_mode) == 0o640
+    assert sorted(p.name for p in folder.iterdir()) == ["invalid.lcn", "messy.lcn", "unreadable.lcn",
+                                                         "valid.lcn"]
+    assert run("fmt", "--check", str(messy)).exit_code == 0
+    before = messy.stat().st_mtime_ns
+    assert run("fmt", "--write", str(messy)).exit_code == 0
+    assert messy.stat().st_mtime_ns == before  # already canonical: not rewritten
+
+
+def test_fmt_never_rewrites_a_file_it_cannot_read(folder: Path) -> None:
+    path = folder / "unreadable.lcn"
+    result = run("fmt", "--write", str(path))
+    assert result.exit_code == 1
+    assert "error[tag-syntax]" in result.stderr and "not formatted" in result.stderr
+    assert path.read_text(encoding="utf-8") == UNREADABLE
+
+
+def test_fmt_usage_errors(folder: Path) -> None:
+    assert run("fmt", "--check", "--write", str(folder / "valid.lcn")).exit_code == 2
+    assert run("fmt", str(folder / "nope.lcn")).exit_code == 2
+
+
+# -- show ------------------------------------------------------------------------------------
+def test_show_a_turn() -> None:
+    result = run("show", str(CLASSIC / "rulebook-scoring.lcn"), "--turn", "2")
+    assert result.exit_code == 0
+    assert result.output.startswith("After turn 2: Ada to move; draw pile: 42 cards\n")
+    # Ada placed Gw and drew R3 (the Deck's top card); Bo placed Ww and drew Rw.
+    assert "\nAda:  hand Y6 B3 B9 Ww Rw Rw R2 R3\n" in result.output
+    assert "\nBo:   hand Yw W5 W7 W8 W9 G3 G10 Rw\n" in result.output
+
+
+def test_show_json_follows_the_turns() -> None:
+    path = str(CLASSIC / "full-deal.lcn")
+    game = lcn.read_game(Path(path))
+    report = lcn.validate_record(game, keep_snapshots=True)
+    for turn in (0, 1, 17, len(game.turns)):
+        result = run("show", path, "--turn", str(turn), "--format", "json")
+        assert result.exit_code == 0
+        data = json.loads(result.output)
+        expected = report.snapshots[turn]
+        assert data["turn"] == turn
+        assert data["expeditions"] == expected["expeditions"]
+        assert data["hands"] == expected["hands"] and data["scores"] == expected["scores"]
+        assert data["errors"] == []
+
+
+def test_show_hides_other_hands_and_checks_its_arguments() -> None:
+    path = str(CLASSIC / "full-deal.lcn")
+    shown = run("show", path, "--turn", "4", "--view", "1")
+    assert shown.exit_code == 0 and "8 cards, hidden" in shown.output
+    assert run("show", path, "--turn", "999").exit_code == 2
+    assert run("show", path, "--game", "2").exit_code == 2
+    assert run("show", str(CLASSIC / "nope.lcn")).exit_code == 2
+
+
+def test_show_an_invalid_game_notes_its_errors(folder: Path) -> None:
+    result = run("show", str(folder / "invalid.lcn"))
+    assert result.exit_code == 1
+    assert "note: " in result.output and "error[not-ascending]" in result.output
+
+
+# -- the installed command -------------------------------------------------------------------
+@pytest.mark.skipif(shutil.which("lcn") is None, reason="the lcn command is not installed")
+def test_the_installed_command_with_standard_input() -> None:
+    process = subprocess.run(["lcn", "validate", "-"], input=INVALID.encode(), capture_output=True,
+                             timeout=60, check=False)
+    assert process.returncode == 1
+    assert b"<stdin>:5:4: error[not-ascending]" in process.stdout
+    assert b"Traceback" not in process.stderr
+    module = subprocess.run([sys.executable, "-m", "lcn_cli.main", "score", "-"], input=VALID.encode(),
+                            capture_output=True, timeout=60, check=False)
+    assert module.returncode == 0 and b"Ada" in module.stdout

@@ -35,8 +35,9 @@ MAX_NUMBER_DIGITS = 9
 _TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}))")
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\][ \t]*$')
 _TAG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]*")
-_RESULT = re.compile(r"-?\d+(?::-?\d+)+")
-_NUMBER = re.compile(r"(\d+)(\.+)")
+# Digits are ASCII only, as the grammar says (`\d` would take other scripts' digits too).
+_RESULT = re.compile(r"-?[0-9]+(?::-?[0-9]+)+")
+_NUMBER = re.compile(r"([0-9]+)(\.+)")
 _ESCAPE = re.compile(r"\\(.)")
 
 RESULT_PATTERN = _RESULT

@@ -67,6 +67,7 @@ CRASHES: list[tuple[str, bytes, tuple[str, ...]]] = [
     ("narrated score of 4400 digits", b"Ada plays the red 7\nBo: " + b"9" * 4400 + b" points",
      ("importers",)),
     ("narrated card value with a superscript digit", "Ada plays the red \u00b2\n".encode(), ("importers",)),
+    ("termination in Arabic-Indic digits", "\u0663:\u0663".encode(), ("reader",)),
     ("move number glued to a second one", (TAGS + "1. R5/d 2.0. B4/d *\n").encode(), ("reader",)),
     ("move number glued to the termination", (TAGS + "1. R5/d 2.*\n").encode(), ("reader",)),
     ("a line of glued move numbers", (TAGS + "1." * 200_000 + " *\n").encode(), ("reader",)),
@@ -154,3 +155,12 @@ def test_huge_numbers_in_logs_are_import_errors(fmt: str) -> None:
     with pytest.raises(ImportError_) as caught:
         import_text(text, fmt)
     assert caught.value.diagnostics, "the error names the line"
+
+
+def test_only_ascii_digits_make_numbers_and_scores() -> None:
+    """The grammar's digits are 0-9: other scripts' digits would not survive the JSON form."""
+    game = lcn.read_game(TAGS + "\u0663. R5/d \u0663:\u0663\n")
+    assert game is not None
+    assert game.termination is None
+    assert [(t.text, t.number) for t in game.turns] == [("\u0663.", None), ("R5/d", None),
+                                                        ("\u0663:\u0663", None)]

@@ -1191,9 +1191,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         width = 5
         head = "".join(f"{c:>{width}}" for c in COLOURS) + "  |" + f"{'A':>{width}}{'D':>{width}}"
         status = " (exhausted)" if sheet.exhausted else ""
-        out = [f"{name}{status}", f"{'':6}{head}"]
+        out = [f"{name}{status}", f"{'':7}{head}"]
         top_row = "".join(f"{('^' if sheet.top[c] else '.'):>{width}}" for c in COLOURS)
-        out.append(f"{'top':<6}{top_row}  |")
+        out.append(f"{'top':<7}{top_row}  |")
         bridges = state.bridge_states(seat)
         for row in range(BOXES, 0, -1):
             cells = []
@@ -1206,7 +1206,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 cells.append(f"{mark + text:>{width}}")
             art = "#" if sheet.artefacts >= row else "o"
             dice = "#" if sheet.dice >= row else "o"
-            out.append(f"{row:<6}{''.join(cells)}  |{art:>{width}}{dice:>{width}}")
+            out.append(f"{row:<7}{''.join(cells)}  |{art:>{width}}{dice:>{width}}")
             if row == BRIDGE_BOX:
                 marks = []
                 for column in COLUMNS:
@@ -1214,11 +1214,11 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     marks.append({"won": "(20)", "struck": "--"}.get(stateword or "", "20"))
                 row_text = "".join(f"{m:>{width}}" for m in marks[:6]) + "  |" + \
                     "".join(f"{m:>{width}}" for m in marks[6:])
-                out.append(f"{'bridge':<6}{row_text}")
+                out.append(f"{'bridge':<7}{row_text}")
         circles = "".join(f"{(sheet.circle[c] or 'o'):>{width}}" for c in COLOURS)
-        out.append(f"{'circle':<6}{circles}  |")
+        out.append(f"{'circle':<7}{circles}  |")
         points = "".join(f"{parts[c]:>{width}}" for c in COLOURS)
-        out.append(f"{'points':<6}{points}  |{parts['art']:>{width}}{parts['dice']:>{width}}")
+        out.append(f"{'points':<7}{points}  |{parts['art']:>{width}}{parts['dice']:>{width}}")
         out.append(f"  bridges {parts['bonus']}, total {total}")
         return out
 

@@ -33,12 +33,16 @@ MAX_TURNS = 100_000
 MAX_NUMBER_DIGITS = 9
 
 _TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}))")
-_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\][ \t]*$')
+# The value is written as an unrolled loop (runs of plain characters between escapes):
+# the same strings as ``(?:[^"\\]|\\.)*``, several times faster on the long deal tags.
+_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"([^"\\]*(?:\\.[^"\\]*)*)"[ \t]*\][ \t]*$')
 _TAG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]*")
 # Digits are ASCII only, as the grammar says (`\d` would take other scripts' digits too).
 _RESULT = re.compile(r"-?[0-9]+(?::-?[0-9]+)+")
 _NUMBER = re.compile(r"([0-9]+)(\.+)")
 _ESCAPE = re.compile(r"\\(.)")
+#: First characters of the words that are not a plain turn (numbers, results, glyphs, `*`).
+_PLAIN_START = frozenset("0123456789-$*")
 
 RESULT_PATTERN = _RESULT
 
@@ -233,9 +237,15 @@ class _Builder:
 
 
 def _parse_tag(builder: _Builder, line: str, number: int) -> None:
-    stripped = line.strip()
-    match = _TAG.match(stripped)
-    offset = len(line) - len(line.lstrip())
+    # A tag line that starts at its first column matches as it is (the pattern allows the
+    # trailing blanks); any other line is stripped first.
+    match = _TAG.match(line) if line[:1] == "[" else None
+    if match is not None:
+        stripped, offset = line, 0
+    else:
+        stripped = line.strip()
+        match = _TAG.match(stripped)
+        offset = len(line) - len(line.lstrip())
     tags = builder.game.tags
     if match:
         name, raw = match.group(1), match.group(2)
@@ -431,6 +441,27 @@ class Reader:
              pos: int) -> tuple[str, tuple[int, int]] | None:
         """Lex one movetext line from ``pos``; return an open comment's start if one is left open."""
         game = builder.game
+        if line.isprintable() and line.isascii() and "{" not in line and ";" not in line \
+                and "}" not in line:
+            # The common line: words separated by spaces and nothing else, so a plain split
+            # finds the same words at the same columns as the lexer below, several times faster.
+            column = pos + 1
+            word_of = builder.word
+            for word in line[pos:].split(" "):
+                if word:
+                    if game.termination is not None:
+                        builder.diag(_diag("after-termination", f"`{word}` after the termination "
+                                           f"`{game.termination}`: the game ended there", number,
+                                           column, rule="LCN-TERMINATION", length=len(word)))
+                    elif word[-1] == "." and (digits := word.rstrip(".")).isdigit() \
+                            and len(digits) <= MAX_NUMBER_DIGITS:
+                        builder.number(int(digits), len(word) - len(digits), number, column)
+                    elif word[0] in _PLAIN_START or word[-1] in "!?":
+                        self._word(builder, word, number, column)
+                    else:
+                        word_of(word, number, column)
+                column += len(word) + 1
+            return None
         match = _TOKEN.match
         length = len(line)
         while pos < length:

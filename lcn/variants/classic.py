@@ -105,18 +105,36 @@ def parse_card(text: str, config: ClassicConfig, offset: int = 0) -> str:
         offset, len(text), code="bad-card", rule="C-SETUP-CARDS")
 
 
+#: Each card set's cards in canonical form, which parse to themselves: the deal tags of
+#: every game repeat them, so most words are found here without parsing.
+_CANONICAL: dict[ClassicConfig, dict[str, str]] = {}
+
+
 def parse_cards(text: str, config: ClassicConfig) -> list[str]:
     """A space-separated list of cards (the deal tags)."""
-    return [parse_card(word, config) for word in text.split()]
+    canonical = _CANONICAL.get(config)
+    if canonical is None:
+        canonical = _CANONICAL[config] = {card: card for card in config.all_cards()}
+    return [canonical.get(word) or parse_card(word, config) for word in text.split()]
 
 
-_PARSE_CACHE: dict[tuple[ClassicConfig, str], ClassicMove] = {}
+#: Parsed moves per card set. A game has few distinct turn texts, so a bounded cache saves
+#: parsing them again; a state keeps its card set's cache to skip hashing the config.
+_PARSE_CACHE: dict[ClassicConfig, dict[str, ClassicMove]] = {}
+
+
+def move_cache(config: ClassicConfig) -> dict[str, ClassicMove]:
+    """The parsed-move cache of a card set."""
+    cache = _PARSE_CACHE.get(config)
+    if cache is None:
+        cache = _PARSE_CACHE[config] = {}
+    return cache
 
 
 def parse_move(text: str, config: ClassicConfig = CLASSIC_5) -> ClassicMove:
     """Parse ``[x]CARD/DRAW`` leniently (any case), or raise with what was expected."""
-    key = (config, text)
-    cached = _PARSE_CACHE.get(key)
+    cache = move_cache(config)
+    cached = cache.get(text)
     if cached is not None:
         return cached
     slash = text.find("/")
@@ -160,8 +178,8 @@ def parse_move(text: str, config: ClassicConfig = CLASSIC_5) -> ClassicMove:
             f"unknown draw `/{right}`: expected `/d` (draw pile), `/d=<card>` or `/<colour>` "
             "(a discard pile)", slash, len(right) + 1, code="bad-draw", rule="C-DRAW-SOURCE")
     move = ClassicMove(discard, card, draw, drawn)
-    if len(_PARSE_CACHE) < 100_000:
-        _PARSE_CACHE[key] = move
+    if len(cache) < 100_000:
+        cache[text] = move
     return move
 
 
@@ -200,8 +218,13 @@ def score_expedition(colour: str, cards: list[str], config: ClassicConfig = CLAS
     """
     if not cards:
         return ExpeditionScore(colour, [], False, 0, 0, 0, 1, 0, 0)
-    wagers = sum(1 for c in cards if c[1] == "w")
-    total = sum(card_value(c) for c in cards)
+    wagers = total = 0
+    for card in cards:
+        rank = card[1:]
+        if rank == "w":
+            wagers += 1
+        else:
+            total += int(rank)
     multiplier = 1 + wagers
     bonus = config.bonus if len(cards) >= config.bonus_length else 0
     points = (total - config.cost) * multiplier + bonus
@@ -230,7 +253,9 @@ class ClassicState:
         "hand_tag",
         "known",
         "last",
+        "moves",
         "names",
+        "pile_size",
         "piles",
         "tops",
         "turn",
@@ -264,10 +289,13 @@ class ClassicState:
         self.wagers_located: dict[str, int] = dict.fromkeys(config.colours, 0)
         self.turn = 0
         self.last: ClassicMove | None = None
+        #: Read on every turn, so kept here rather than computed from the config each time.
+        self.pile_size = config.pile_size
+        self.moves = move_cache(config)
 
     @property
     def cards_left(self) -> int:
-        return self.config.pile_size - self.drawn
+        return self.pile_size - self.drawn
 
     def place_of(self, card: str) -> str:
         """Where a number card is known to be, in words."""
@@ -426,8 +454,12 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                                         f"{config.pile_size} after the deal", tag="Deck"))
             elif cards is not None:
                 state.deck = cards
+                where = state.where
                 for index, card in enumerate(cards):
-                    self._locate(state, card, ("deck", index), "Deck", problems)
+                    if card[1] != "w" and card not in where:  # the usual case, without a call
+                        where[card] = ("deck", index)
+                    else:
+                        self._locate(state, card, ("deck", index), "Deck", problems)
         return state, problems
 
     @staticmethod
@@ -459,7 +491,8 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: ClassicState, text: str) -> ClassicMove:
-        return parse_move(text, state.config)
+        move = state.moves.get(text)
+        return move if move is not None else parse_move(text, state.config)
 
     def format_move(self, move: ClassicMove) -> str:
         return format_move(move)
@@ -468,7 +501,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return state.turn & 1
 
     def is_over(self, state: ClassicState) -> bool:
-        return state.drawn >= state.config.pile_size
+        return state.drawn >= state.pile_size
 
     def end_reason(self, state: ClassicState) -> str:
         return (f"the last card of the draw pile was drawn, the {_ordinal(state.config.pile_size)} "
@@ -543,7 +576,9 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                         "draw-mismatch", "C-DRAW-DECK",
                         f"the draw pile's top card is {actual}, not {move.drawn} (Deck tag)",
                         offset=slash + 3, length=len(move.drawn)))
-                self._take(state, player, actual)
+                known[actual] = known.get(actual, 0) + 1  # as _take, inline on the hot path
+                if actual[1] != "w":
+                    state.where[actual] = ("hand", player)
             elif move.drawn is not None:
                 drawn = move.drawn
                 if drawn[1] == "w":

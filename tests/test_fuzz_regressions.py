@@ -164,3 +164,17 @@ def test_only_ascii_digits_make_numbers_and_scores() -> None:
     assert game.termination is None
     assert [(t.text, t.number) for t in game.turns] == [("\u0663.", None), ("R5/d", None),
                                                         ("\u0663:\u0663", None)]
+
+
+def test_a_turn_after_the_end_cannot_be_written_as_a_narrated_log() -> None:
+    """Found by the long fuzz run: the narrated writer drew past the end of the draw pile."""
+    from lcn.importers import export_records
+    from lcn.model import Turn
+    from lcn.variants import classic_play
+
+    record = classic_play.random_game(1)
+    record.turns.append(Turn("xR5/d"))
+    result = export_records([record], "text")
+    assert not result.complete
+    assert "comes after the end of the game" in result.diagnostics[0].message
+    targets.cli(lcn.write_game(record).encode(), [["convert", "--to", "text", "-"]])

@@ -1049,6 +1049,9 @@ class NarratedImporter(Importer):
                 else:
                     article = "a" if top[1] == "w" else "the"
                     second = f"{name} takes {article} {card_words(top)}."
+            if CLASSIC.is_over(state):
+                raise ExportError(f"turn {index + 1} `{turn.text}` comes after the end of the game "
+                                  f"({CLASSIC.end_reason(state)})")
             CLASSIC.apply(state, move)
             extras = list(turn.glyphs) + [_comment(text) for text in turn.comments]
             lines.append(" ".join([second, *extras]))

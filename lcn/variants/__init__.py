@@ -6,12 +6,14 @@ built-in ones are registered here.
 
 from __future__ import annotations
 
+import threading
 from importlib import metadata
 
 from .base import MoveSyntaxError, Problem, Score, Variant
 
 _REGISTRY: dict[str, Variant] = {}
 _LOADED = False
+_LOAD_LOCK = threading.RLock()
 
 
 def register_variant(variant: Variant) -> None:
@@ -20,10 +22,18 @@ def register_variant(variant: Variant) -> None:
 
 
 def _load() -> None:
+    # Under a lock, and marked loaded only once done: a server's threads may ask for variants
+    # at the same moment, and none may see a half-filled registry.
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
+    with _LOAD_LOCK:
+        if not _LOADED:
+            _load_all()
+            _LOADED = True
+
+
+def _load_all() -> None:
     from .classic import ClassicVariant
 
     register_variant(ClassicVariant())

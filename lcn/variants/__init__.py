@@ -13,6 +13,7 @@ from .base import MoveSyntaxError, Problem, Score, Variant
 
 _REGISTRY: dict[str, Variant] = {}
 _LOADED = False
+_LOADING = False
 _LOAD_LOCK = threading.RLock()
 
 
@@ -24,13 +25,20 @@ def register_variant(variant: Variant) -> None:
 def _load() -> None:
     # Under a lock, and marked loaded only once done: a server's threads may ask for variants
     # at the same moment, and none may see a half-filled registry.
-    global _LOADED
+    # A variant module that asks for variants while being imported re-enters here (same
+    # thread, the lock is re-entrant) and gets what is registered so far, as before.
+    global _LOADED, _LOADING
     if _LOADED:
         return
     with _LOAD_LOCK:
-        if not _LOADED:
+        if _LOADED or _LOADING:
+            return
+        _LOADING = True
+        try:
             _load_all()
             _LOADED = True
+        finally:
+            _LOADING = False
 
 
 def _load_all() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -42,18 +43,24 @@ def source_lines(source: bytes | Path, wanted: Iterable[int]) -> dict[int, str]:
     if not want:
         return found
     last = max(want)
-    handle = source.open("rb") if isinstance(source, Path) else None
+    handle = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
     try:
-        lines = handle if handle is not None else iter(bytes(source).splitlines(keepends=True))
-        for number, raw in enumerate(lines, 1):  # type: ignore[arg-type]
-            if number in want:
-                text = raw[:2000].decode("utf-8", "replace").rstrip("\r\n")
-                found[number] = text.lstrip("\ufeff") if number == 1 else text
-            if number >= last:
+        # Only the first 2000 bytes of a line are kept: a line of any length streams past.
+        number = 0
+        while number < last:
+            raw = handle.readline(2000)
+            if not raw:
                 break
+            number += 1
+            if number in want:
+                text = raw.decode("utf-8", "replace").rstrip("\r\n")
+                found[number] = text.lstrip("\ufeff") if number == 1 else text
+            while not raw.endswith(b"\n"):
+                raw = handle.readline(1 << 16)
+                if not raw:
+                    break
     finally:
-        if handle is not None:
-            handle.close()
+        handle.close()
     return found
 
 

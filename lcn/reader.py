@@ -344,6 +344,11 @@ class Reader:
                     comment_size += len(line) + 1
                     if comment_size <= MAX_COMMENT:
                         comment.append(line)
+                    elif comment_size - len(line) - 1 <= MAX_COMMENT:
+                        builder.diag(_diag(
+                            "comment-too-long", f"comment longer than {MAX_COMMENT} characters: "
+                            "the rest of it, from this line to its `}`, is dropped", number, 1,
+                            rule="LCN-COMMENT"))
                     continue
                 comment.append(line[:end])
                 builder.comment("\n".join(comment).strip())

@@ -9,11 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lcn
 from replay_server.sharing import MAX_LINK_TEXT, MAX_TOKEN_LENGTH, LinkError, decode_link, encode_link
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+_TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
 def _canonical(path: Path) -> str:
@@ -101,6 +104,25 @@ def test_a_small_token_cannot_expand_without_bound() -> None:
         decode_link(bomb)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200) | st.text(alphabet=_TOKEN_ALPHABET, max_size=200))
+def test_any_string_decodes_to_text_or_a_link_error(token: str) -> None:
+    try:
+        assert isinstance(decode_link(token), str)
+    except LinkError as exc:
+        assert exc.status in (400, 414) and exc.message
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_compressed_bytes_decode_to_text_or_a_link_error(data: bytes) -> None:
+    token = base64.urlsafe_b64encode(zlib.compress(data)).decode().rstrip("=")
+    try:
+        assert decode_link(token) == data.decode("utf-8")
+    except LinkError as exc:
+        assert exc.status == 400
+
+
 # --- the routes ----------------------------------------------------------------------------
 
 
@@ -160,6 +182,19 @@ def test_a_damaged_link_is_a_clear_400_page(app: Any, query: str) -> None:
     body = response.get_data(as_text=True)
     assert "link" in body
     assert "Traceback" not in body
+
+
+def test_garbage_links_are_never_a_server_error(app: Any) -> None:
+    client = app.test_client()
+    text = _canonical(SAMPLES / "classic" / "rulebook-scoring.lcn")
+    token = encode_link(text)
+    garbage = [token[:-7], token[7:], token[::-1], token.upper(), "%00", "%FF%FE", "\u2603",
+               encode_link("not a game at all"), encode_link("[Player1 \"Ada\"]\n"),
+               encode_link("{" * 5000)]
+    for value in garbage:
+        for path in ("/v", "/embed/v"):
+            response = client.get(path, query_string={"g": value, "turn": "3"})
+            assert response.status_code < 500, (path, value[:40], response.status_code)
 
 
 def test_an_oversized_link_is_414(app: Any) -> None:

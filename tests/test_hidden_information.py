@@ -31,8 +31,8 @@ from lcn.variants.classic import CLASSIC_5, CLASSIC_6, ClassicMove, format_move,
 from lcn.variants.classic_play import random_game, strip_deal
 
 #: How many random games the tests share (five and six expeditions).
-GAMES_5 = 1200
-GAMES_6 = 300
+GAMES_5 = 1600
+GAMES_6 = 400
 #: Views of a full record: no deal at all, Player1's, Player2's.
 VIEWS = (None, 0, 1)
 

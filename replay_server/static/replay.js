@@ -36,6 +36,7 @@
           positions[key] = section;
         });
         loaded = true;
+        root.setAttribute("data-ready", "1");
         if (pending !== null) { var turn = pending; pending = null; go(turn); }
       })
       .catch(function () {

@@ -245,7 +245,6 @@ def test_the_share_panel_offers_every_link(app: Any) -> None:
     assert f"http://localhost/v?g={encode_link(text)}&amp;turn=7" in body
     assert f"&lt;iframe src=&#34;http://localhost/embed/{gid}?turn=7&#34;" in body or \
         f"&lt;iframe src=&quot;http://localhost/embed/{gid}?turn=7&quot;" in body
-    assert f'href="/g/{gid}.lcn"' in body
 
 
 def test_a_game_is_unlisted(app: Any) -> None:

@@ -33,13 +33,8 @@
       }
     });
     if (hint) {
-      hint.hidden = expanded;
-      if (found) {
-        hint.textContent = "Turn " + turn + ": " +
-          found.querySelector(".annotate-move").textContent.trim();
-      } else {
-        hint.textContent = "Go to a turn to give it a glyph or a comment.";
-      }
+      hint.hidden = expanded || found !== null;
+      hint.textContent = "Go to a turn to give it a glyph or a comment.";
     }
   }
 

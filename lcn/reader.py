@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import IO
 
@@ -471,8 +472,20 @@ class Reader:
         length = len(line)
         while pos < length:
             m = match(line, pos)
-            if m is None:  # only trailing whitespace is left
-                break
+            if m is None:
+                # Only trailing white space is left, or a character that Unicode counts as
+                # white space but LCN does not (a no-break space): report it, and read on
+                # as if it were a space, so no word after it is lost.
+                at = length - len(line[pos:].lstrip(" \t\f\v\r"))
+                if at >= length:
+                    break
+                char = line[at]
+                builder.diag(_diag(
+                    "bad-space", f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')}"
+                    ") in the movetext: words are separated by spaces, tabs and line breaks only",
+                    number, at + 1, rule="LCN-ENCODING"))
+                pos = at + 1
+                continue
             pos = m.end()
             word = m.group(1)
             if word is not None:

@@ -55,6 +55,8 @@ CASES = [
          Severity.ERROR, "LCN files are UTF-8", 1),
     Case("UTF-16 file", "\ufeff[Player1 \"Ada\"]\n".encode("utf-16"), "encoding", 1, 1,
          Severity.ERROR, "LCN files are UTF-8", 1),
+    Case("no-break space", HEAD + "1. R5/d\u00a0R4/d *\n".encode(), "bad-space", 4, 8,
+         Severity.ERROR, "U+00A0 (NO-BREAK SPACE)", 1),
     Case("empty file", b"", "empty-file", 1, None, Severity.ERROR, "no game found", 1),
     Case("blank file", b"\n \n\t\n", "empty-file", 3, None, Severity.ERROR, "no game found", 1),
     Case("no termination", HEAD + b"1. R5/d R4/d\n", "missing-termination", 4, None, Severity.ERROR,
@@ -101,6 +103,13 @@ def test_lcn_validate_reports_it(case: Case, tmp_path: Path) -> None:
     diagnostics = [d for g in data["games"] for d in g["diagnostics"]]
     diagnostics += [d for f in data["files"] for d in f["diagnostics"]]
     assert any(d["code"] == case.code and d["line"] == case.line for d in diagnostics)
+
+
+def test_no_word_is_lost_after_a_unicode_space() -> None:
+    for space in ("\u00a0", "\u2003", "\u3000", "\x1c"):
+        game = lcn.read_game(HEAD + f"1. R5/d{space}R4/d 2. R6/d {space}*\n".encode())
+        assert [t.text for t in game.turns] == ["R5/d", "R4/d", "R6/d"] and game.termination == "*"
+        assert [(d.code, d.column) for d in game.diagnostics] == [("bad-space", 8), ("bad-space", 22)]
 
 
 def test_a_100_mb_line(tmp_path: Path) -> None:

@@ -600,7 +600,7 @@ def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
     for number, line in _Lines(source):
         if in_comment:
             if "}" in line:
-                in_comment = line.rfind("{") > line.rfind("}")
+                in_comment = _comment_left_open(line, True)
             continue
         if line[:1] == "[" or (line and line.lstrip()[:1] == "["):
             if not in_tags:
@@ -612,7 +612,27 @@ def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
             continue
         in_tags = False
         if "{" in line:
-            text = line.split(";", 1)[0] if ";" in line and line.find(";") < line.find("{") else line
-            in_comment = text.rfind("{") > text.rfind("}")
+            in_comment = _comment_left_open(line, False)
     if builder is not None:
         yield builder.game.tags, builder.game.line
+
+
+def _comment_left_open(line: str, in_comment: bool) -> bool:
+    """Whether a brace comment is still open at the end of a movetext line.
+
+    Scanned as the lexer does: inside a brace comment only ``}`` counts, and outside one a
+    ``;`` comments out the rest of the line, braces included (``} R5/d ; {`` closes).
+    """
+    at = 0
+    while True:
+        if in_comment:
+            end = line.find("}", at)
+            if end < 0:
+                return True
+            in_comment, at = False, end + 1
+        else:
+            start = line.find("{", at)
+            semicolon = line.find(";", at)
+            if start < 0 or 0 <= semicolon < start:
+                return False
+            in_comment, at = True, start + 1

@@ -213,6 +213,20 @@ def test_headers_only() -> None:
         ({"Player1": "Ada", "Player2": "Bo"}, 1), ({"Player1": "Cy", "Player2": "Di"}, 7)]
 
 
+@pytest.mark.parametrize("movetext", [
+    "1. R5/d {open\n[Fake \"tag\"]\nclosed} R4/d *",
+    "1. R5/d {a} {open\n[Fake \"tag\"]\n} R4/d *",
+    "1. R5/d {one\nline} R4/d ; a { in a line comment\n*",
+    "1. R5/d ; {\nR4/d *",
+    "{\n} {x} R5/d ; }\n{\n[Fake \"tag\"]\n} *",
+])
+def test_headers_only_track_comments_as_the_reader_does(movetext: str) -> None:
+    text = f'[Player1 "Ada"]\n\n{movetext}\n\n[Player1 "Cy"]\n\n1. Y5/d *\n'
+    full = [(list(g.tags.items()), g.line) for g in read_games(text)]
+    assert len(full) == 2
+    assert [(list(tags.items()), line) for tags, line in read_headers(text)] == full
+
+
 def test_headers_only_agree_with_the_full_reader_on_the_samples() -> None:
     for sample in SAMPLES:
         full = [(list(g.tags.items()), g.line) for g in read_games(sample)]

@@ -1013,15 +1013,15 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     "none", offset=step.offset, length=step.length))
         elif says_artefact != known.artefact:
             seen_turn, seen_seat = state.evidence[(colour, box, "artefact")]
-            who = "you" if seen_seat == seat else state.names[seen_seat]
+            other = state.names[seen_seat]
             if known.artefact:
                 message = (f"{name} writes in the {label} without shading an artefact, but it "
-                           f"gave {who if who != 'you' else name} an artefact in turn {seen_turn}: "
-                           "a box gives one to every player who fills it (mark it `+`)")
+                           f"gave {other} an artefact in turn {seen_turn}: a box gives one to "
+                           "every player who fills it (mark it `+`)")
             else:
-                message = (f"{name} shades an artefact for the {label}, but it gave "
-                           f"{who if who != 'you' else name} none in turn {seen_turn}: a box "
-                           "with an artefact gives one to every player who fills it")
+                message = (f"{name} shades an artefact for the {label}, but it gave {other} none "
+                           f"in turn {seen_turn}: a box with an artefact gives one to every "
+                           "player who fills it")
             problems.append(Problem("layout-mismatch", "RW-LAYOUT-CONSISTENT", message,
                                     offset=step.offset, length=step.length))
         # The arrow.

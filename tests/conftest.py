@@ -60,9 +60,9 @@ def _as_server_user() -> list[str]:
     return ["runuser", "-u", "postgres", "--"]
 
 
-def _run(command: list[str], what: str) -> None:
+def _run(command: list[str], what: str, cwd: Path) -> None:
     result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                            timeout=120)
+                            timeout=120, cwd=cwd)
     if result.returncode != 0:
         pytest.fail(f"{what} failed ({result.returncode}): {' '.join(command)}\n"
                     f"{result.stdout}\n{result.stderr}", pytrace=False)
@@ -73,24 +73,37 @@ def postgres_server() -> Iterator[str]:
     """A running PostgreSQL for the session; yields the URL of its ``postgres`` database."""
     bindir = _pg_bin()
     prefix = _as_server_user()
-    root = Path(tempfile.mkdtemp(prefix="lcn-pg-"))
+    # As root the server runs as ``postgres``, which must reach its directory: /tmp, not a
+    # TMPDIR that may sit in root's home. Short paths also keep the socket path legal.
+    root = Path(tempfile.mkdtemp(prefix="lcn-pg-", dir="/tmp" if prefix else None))
     data, sockets, logfile = root / "data", root / "sock", root / "server.log"
     sockets.mkdir()
     if prefix:
         shutil.chown(root, "postgres")
         shutil.chown(sockets, "postgres")
-    port = _free_port()
     _run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", _PG_USER, "--auth=trust",
-          "-E", "UTF8", "--no-locale", "--no-sync"], "initdb")
-    options = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
-               "-c synchronous_commit=off -c full_page_writes=off")
-    _run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-o", options,
-          "-w", "-t", "60", "start"], "starting PostgreSQL")
+          "-E", "UTF8", "--no-locale", "--no-sync"], "initdb", root)
+    # The free port may be taken between finding it and starting: try a few.
+    for attempt in range(3):
+        port = _free_port()
+        options = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
+                   "-c synchronous_commit=off -c full_page_writes=off")
+        started = subprocess.run(
+            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-o", options,
+             "-w", "-t", "60", "start"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=120, cwd=root)
+        if started.returncode == 0:
+            break
+        if attempt == 2:
+            log = logfile.read_text(errors="replace") if logfile.exists() else ""
+            shutil.rmtree(root, ignore_errors=True)
+            pytest.fail(f"starting PostgreSQL failed: {started.stdout}{started.stderr}\n{log}",
+                        pytrace=False)
     try:
         yield f"postgresql://{_PG_USER}@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w",
-                        "stop"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+                        "stop"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60, cwd=root)
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -92,7 +92,7 @@ def _page_cache() -> PageCache:
     return cache
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=32)
 def replays_of(text: str) -> tuple[dict[str, Any], ...]:
     """The replays of every game of a file (cached: the same text always replays the same)."""
     return tuple(replay_text(text))
@@ -363,6 +363,8 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     }
     if has_request_context() and request.args.get("part") == "positions":
         return render_template("_positions.html", **context)
+    if embed:  # embed_replay.html (the sharing module's) extends replay.html
+        return render_template(["embed_replay.html", "replay.html"], **context)
     return render_template("replay.html", **context)
 
 

@@ -307,3 +307,10 @@ def test_lcn_serve_shows_the_samples(tmp_path: Path) -> None:
         server.wait(timeout=10)
         assert server.stdout is not None
         server.stdout.close()
+
+
+def test_the_home_form_over_the_size_limit_is_a_413_page(tmp_path: Path) -> None:
+    client = make_app(tmp_path, {"MAX_CONTENT_LENGTH": 1000}).test_client()
+    answer = client.post("/", data={"text": sample_text(CLASSIC) * 3})
+    assert answer.status_code == 413
+    assert answer.mimetype == "text/html" and "Too large" in answer.get_data(as_text=True)

@@ -23,7 +23,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
@@ -386,12 +386,22 @@ def _link_text() -> str:
         abort(exc.status, description=exc.message)
 
 
-def _render(text: str, game_id: str | None, *, embed: bool) -> str:
+#: How long browsers and caches may keep a link's or an embed's page: its address fixes its
+#: content (the game is in the token or never changes under its ID).
+PAGE_MAX_AGE = 24 * 3600
+
+
+def _render(text: str, game_id: str | None, *, embed: bool) -> Response:
     from .pages import render_replay
 
     game = _int_arg(request.args, "game", 1) or 1
     turn = _int_arg(request.args, "turn", None)
-    return render_replay(text, game_id=game_id, game=game, turn=turn, embed=embed)
+    response = Response(render_replay(text, game_id=game_id, game=game, turn=turn, embed=embed),
+                        mimetype="text/html")
+    response.add_etag()
+    response.cache_control.public = True
+    response.cache_control.max_age = PAGE_MAX_AGE
+    return response.make_conditional(request)
 
 
 @bp.get("/v")

@@ -226,6 +226,18 @@ def test_the_embed_of_a_stored_game_is_compact_and_frameable(app: Any) -> None:
     assert 'id="share"' in page.get_data(as_text=True)
 
 
+def test_link_and_embed_pages_can_be_cached_and_revalidated(app: Any) -> None:
+    text = _canonical(SAMPLES / "classic" / "rulebook-scoring.lcn")
+    gid = _store(app, text)
+    client = app.test_client()
+    for path in (f"/v?g={encode_link(text)}&turn=2", f"/embed/{gid}?turn=2"):
+        first = client.get(path)
+        assert first.status_code == 200
+        assert "public" in first.headers["Cache-Control"]
+        again = client.get(path, headers={"If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304, path
+
+
 def test_the_embed_of_a_link_and_of_a_missing_game(app: Any) -> None:
     text = _canonical(SAMPLES / "classic" / "rulebook-scoring.lcn")
     client = app.test_client()

@@ -292,3 +292,38 @@ def test_a_bad_sheet_tag_is_reported_on_its_line() -> None:
     result = CliRunner().invoke(cli, ["validate", "-"], input=text)
     assert result.exit_code == 1
     assert "<stdin>:4:1: error[bad-layout] Sheet: `R:..>`: 3 boxes" in result.output
+
+
+def _corrupt(record: GameRecord, turn: int, text: str) -> list:
+    turns = [Turn(t.text) for t in record.turns]
+    turns[turn - 1] = Turn(text)
+    report = validate_record(GameRecord(tags=record.tags, turns=turns, termination="*"))
+    return [d for d in report.diagnostics if d.is_error]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_single_corruptions_are_caught_at_their_turn(seed: int) -> None:
+    record = random_game(seed, players=2 + seed % 4)
+    rng = random.Random(seed)
+    turn = rng.randrange(1, len(record.turns) + 1)
+    words = record.turns[turn - 1].text.split(" ")
+    # A player's choice left out.
+    seat_word = rng.randrange(1, len(record.players()) + 1)
+    dropped = " ".join(w for i, w in enumerate(words) if i != seat_word)
+    errors = _corrupt(record, turn, dropped)
+    assert errors and errors[0].turn == turn and errors[0].rule == "RW-TURN-ORDER"
+    assert "choice-missing" in {d.code for d in errors if d.turn == turn}
+    # The roller's choice moved to the end: out of order.
+    players = len(record.players())
+    moved = " ".join([words[0], *words[2:players + 1], words[1], *words[players + 1:]])
+    errors = _corrupt(record, turn, moved)
+    assert errors and errors[0].turn == turn and errors[0].code == "turn-order"
+    # A roll that lacks the colour the roller used.
+    roller = words[1].partition(":")[2]
+    if roller != "-":
+        colour = roller[0]
+        other = next(c for c in COLOURS if c != colour)
+        roll = words[0][:3].replace(colour, other) + words[0][3:]
+        errors = _corrupt(record, turn, " ".join([roll, *words[1:]]))
+        assert errors and errors[0].turn == turn
+        assert errors[0].code == "not-rolled" and errors[0].rule == "RW-TURN-ROLLER-DICE"

@@ -45,8 +45,10 @@ The snapshot (``snapshot()``, ``lcn show --format json``), which the replay site
       "roller": 0 | null,
       "choices": [{"player": 0, "choice": "R3+>G", "kind": "write" | "circle" | "refuse",
                    "colour": "R" | null, "number": 3 | null,
-                   "boxes": [{"colour": "R", "box": 4, "value": 3, "artefact": true,
-                              "arrow": true}, ...]}, ...],       # boxes: 1-based, filled
+                   "boxes": [{"colour": "R", "box": 4, "value": 3, "top": false,
+                              "artefact": true, "arrow": true}, ...]}, ...],
+                                       # the boxes the choice filled, in order (box 1-based);
+                                       # a top artefact claimed is {"box": null, "top": true}
       "scores": [...], "breakdown": [...], "last_move": "ROG037 Ada:R3+>G ..." | null
     }
 """

@@ -86,6 +86,14 @@
     field.addEventListener("focus", function () { field.select(); });
   });
 
+  // The "saved" notice is for the moment of saving: the address bar, and links copied from
+  // it, should not carry it on.
+  var address = new URL(window.location.href);
+  if (address.searchParams.has("saved") && window.history.replaceState) {
+    address.searchParams.delete("saved");
+    window.history.replaceState(window.history.state, "", address.toString());
+  }
+
   document.addEventListener("lcn:turn", function (event) {
     if (event.detail && typeof event.detail.turn === "number") {
       update(event.detail.turn);

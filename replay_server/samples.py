@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lcn import read_headers
+from lcn import find_variant, read_headers
 
 _HERE = Path(__file__).resolve().parent
 
@@ -84,9 +84,12 @@ def find_samples(configured: str | None) -> list[Sample]:
 
 
 def samples_by_variant(samples: list[Sample]) -> list[tuple[str, list[Sample]]]:
+    """Samples grouped under their variant's title (its name when no engine knows it)."""
     groups: dict[str, list[Sample]] = {}
     for sample in samples:
-        groups.setdefault(sample.variant, []).append(sample)
+        variant = find_variant(sample.variant)
+        title = variant.title if variant is not None else sample.variant
+        groups.setdefault(title, []).append(sample)
     return list(groups.items())
 
 

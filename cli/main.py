@@ -17,6 +17,7 @@ import lcn
 from lcn.validate import GameReport, ValidationRun
 
 from .io import InputError, open_source, render_diagnostic, source_lines, write_atomically
+from .progress import Progress, TrackedRun
 
 FORMATS = click.Choice(["text", "json"])
 
@@ -47,7 +48,12 @@ def _dump(data: Any) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="print only the problems and the summary")
 @click.option("--warnings/--no-warnings", default=True, show_default=True,
               help="show warnings as well as errors")
-def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool) -> None:
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="validate with this many processes: the same output, in the same order")
+@click.option("--no-progress", is_flag=True,
+              help="never show the progress line (shown on a terminal for long inputs)")
+def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs: int,
+             no_progress: bool) -> None:
     """Check every game of FILES ('-' for standard input) against the rules.
 
     Prints every problem like a compiler (file:line:column, the rule it breaks, the source
@@ -67,8 +73,10 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool) -> N
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
             continue
-        run = ValidationRun(source)
+        run = TrackedRun(source, jobs)
+        progress = Progress(display, run.size, enabled=False if no_progress else None)
         for report in run:
+            progress.update(run.position, report.index)
             total += 1
             if report.valid:
                 valid_count += 1
@@ -80,6 +88,8 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool) -> N
                 games_json.append(entry)
                 continue
             shown = [d for d in report.diagnostics if warnings or d.is_error]
+            if shown or not quiet or not report.valid:
+                progress.clear()
             if shown:
                 lines = source_lines(source, (d.line for d in shown if d.line))
                 for d in shown:
@@ -93,6 +103,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool) -> N
                     verdict = click.style(verdict, fg="red") if color else verdict
                 note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
                 click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
+        progress.clear()
         file_diags = run.file_diagnostics
         if file_diags:
             any_invalid = True

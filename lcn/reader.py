@@ -57,8 +57,10 @@ def _diag(code: str, message: str, line: int, column: int | None = None, *, rule
 class _Lines:
     """Numbered text lines from any source, reporting encoding and line-ending problems."""
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, first_line: int = 1) -> None:
         self.pending: list[Diagnostic] = []
+        #: Number of the source's first line: a part of a file keeps the file's numbers.
+        self.first_line = first_line
         self._close: IO[bytes] | None = None
         self._crlf_reported = False
         if isinstance(source, str):
@@ -93,7 +95,7 @@ class _Lines:
 
     def _iter_text(self) -> Iterator[tuple[int, str]]:
         assert self._text is not None
-        number = 0
+        number = self.first_line - 1
         while True:
             line = self._text.readline(MAX_LINE + 1)
             if not line:
@@ -121,7 +123,7 @@ class _Lines:
     def _iter_binary(self) -> Iterator[tuple[int, str]]:
         assert self._binary is not None
         readline = self._binary.readline
-        number = 0
+        number = self.first_line - 1
         while True:
             raw = readline(MAX_LINE + 1)
             if not raw:
@@ -304,11 +306,16 @@ def _parse_tag(builder: _Builder, line: str, number: int) -> None:
 
 
 class Reader:
-    """Streams games from one source. Iterate it, or use :func:`read_games`."""
+    """Streams games from one source. Iterate it, or use :func:`read_games`.
 
-    def __init__(self, source: Source, *, strict: bool = False) -> None:
+    ``first_line`` numbers the source's first line, for a source that is a part of a file
+    cut between two games (``lcn.parallel`` validates such parts in several processes).
+    """
+
+    def __init__(self, source: Source, *, strict: bool = False, first_line: int = 1) -> None:
         self.source = source
         self.strict = strict
+        self.first_line = first_line
         #: Diagnostics about the file rather than a game (an empty file).
         self.file_diagnostics: list[Diagnostic] = []
 
@@ -321,7 +328,7 @@ class Reader:
             yield game
 
     def _games(self) -> Iterator[GameRecord]:
-        lines = _Lines(self.source)
+        lines = _Lines(self.source, self.first_line)
         pending = lines.pending
         builder: _Builder | None = None
         state = "between"  # between | tags | movetext | after

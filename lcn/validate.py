@@ -35,6 +35,13 @@ class GameReport:
     #: Scores after each turn (on request), totals in seat order.
     running: list[list[int]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Turns in the record; kept apart so that a report can travel without its turns
+    #: (``lcn.parallel`` sends reports between processes).
+    turn_count: int = -1
+
+    def __post_init__(self) -> None:
+        if self.turn_count < 0:
+            self.turn_count = len(self.record.turns)
 
     @property
     def valid(self) -> bool:
@@ -54,7 +61,7 @@ class GameReport:
             "diagnostics": [d.to_json() for d in self.diagnostics],
             "variant": self.record.variant_name,
             "players": self.players,
-            "turns": len(self.record.turns),
+            "turns": self.turn_count,
             "line": self.record.line,
             "over": self.over,
             "scores": self.score.totals if self.score is not None and self.complete else None,

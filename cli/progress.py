@@ -1,0 +1,106 @@
+"""A progress line for long inputs: on standard error, and only when it is a terminal.
+
+Short inputs never show it (it appears once a file has taken ``DELAY`` seconds), output
+redirected to a file or a pipe never holds it, and it is erased before anything else is
+printed, so the diagnostics read the same with or without it.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, TextIO
+
+from lcn import Diagnostic, GameReport, ValidationRun
+from lcn.parallel import ParallelRun
+
+#: Seconds before the line first appears: a short input is done before that.
+DELAY = 0.5
+#: Seconds between two redraws.
+INTERVAL = 0.1
+WIDTH = 24
+
+
+class Progress:
+    """Shows how far the validation of one input has got: bytes read and games done."""
+
+    def __init__(self, name: str, size: int | None, *, stream: TextIO | None = None,
+                 enabled: bool | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.name = name
+        self.size = size
+        self.start = time.monotonic()
+        self.next_draw = self.start + DELAY
+        self.shown = False
+
+    def update(self, position: int, games: int) -> None:
+        """Redraw if it is time to; cheap enough to call after every game."""
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now < self.next_draw:
+            return
+        self.next_draw = now + INTERVAL
+        self.stream.write("\r" + self.line(position, games, now - self.start) + "\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
+    def line(self, position: int, games: int, elapsed: float) -> str:
+        """The text of the progress line."""
+        megabytes = position / 1e6
+        rate = f"{megabytes / elapsed:,.1f} MB/s" if elapsed > 0 else ""
+        if self.size:
+            done = min(position / self.size, 1.0)
+            bar = "#" * int(done * WIDTH)
+            return (f"{self.name}: [{bar:<{WIDTH}}] {done:4.0%} {megabytes:,.0f}/{self.size / 1e6:,.0f} MB, "
+                    f"{games:,} games, {rate}")
+        return f"{self.name}: {megabytes:,.0f} MB, {games:,} games, {rate}"
+
+    def clear(self) -> None:
+        """Erase the line (before other output, and at the end)."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+            self.next_draw = time.monotonic() + INTERVAL
+
+
+class TrackedRun:
+    """The validation of one source, in one process or several, with how far it has read."""
+
+    def __init__(self, source: bytes | Path, jobs: int = 1) -> None:
+        self.size = source.stat().st_size if isinstance(source, Path) else len(source)
+        self._handle: IO[bytes] | None = None
+        self._parallel: ParallelRun | None = None
+        if jobs > 1:
+            self._parallel = ParallelRun(source, jobs)
+            self._run: Iterable[GameReport] = self._parallel
+        else:
+            self._handle = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
+            self._sequential = ValidationRun(self._handle)
+            self._run = self._sequential
+
+    def __iter__(self) -> Iterator[GameReport]:
+        try:
+            yield from self._run
+        finally:
+            if self._handle is not None:
+                self._handle.close()
+
+    @property
+    def position(self) -> int:
+        """Bytes of the source read so far (the games reported lie before it)."""
+        if self._parallel is not None:
+            return self._parallel.position
+        assert self._handle is not None
+        return self._handle.tell() if not self._handle.closed else self.size
+
+    @property
+    def file_diagnostics(self) -> list[Diagnostic]:
+        if self._parallel is not None:
+            return self._parallel.file_diagnostics
+        return self._sequential.file_diagnostics

@@ -1,0 +1,292 @@
+"""Validation in several processes, with the same reports, in the same order, as one.
+
+The file is cut into parts between games, each part is read and validated by a worker
+process, and the reports come back in file order; what spans games (the game numbers, the
+one Windows line ending warning per file, the checks of matches) is done here, in order,
+exactly as :class:`lcn.ValidationRun` does it. A cut is made only where the reader is
+between two games in a state that does not depend on what came before: at a tag line
+after an empty line, once the game before it has its termination and no comment is open.
+A worker checks the second half of that condition on its part; a part whose end it does
+not hold for is validated again together with the next part.
+
+Reports travel without the record's turns and without the final state (``turn_count``
+keeps the number of turns, ``players`` the same names): everything a report says about
+the game is kept, only the material to replay it is left behind. A file with no place to
+cut for many megabytes (one enormous line) is read on from there in this process, as
+:class:`lcn.ValidationRun` would, so memory stays bounded whatever the input.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import IO, Any
+
+from .diagnostics import Diagnostic, Severity
+from .model import GameRecord, Tags
+from .reader import Reader
+from .validate import GameReport, validate_record
+from .variants import Score, find_variant
+
+#: Most bytes per part: large enough that sending a part costs little next to validating
+#: it, small enough that memory stays bounded. Smaller inputs are cut finer, so that every
+#: worker has several parts (and none waits long for the last one).
+PART_SIZE = 1 << 20
+SMALLEST_PART = 1 << 14
+PARTS_PER_JOB = 8
+#: Parts sent ahead of the one being reported, per worker (bounds memory on huge files).
+AHEAD = 3
+#: Most bytes held while looking for a place to cut, in parts; past it, the rest of the
+#: file is read on in this process.
+LONGEST_UNCUT = 16
+#: Where a part may start: an empty line, then a tag line at the first column.
+_CUTS = (b"\n\n[", b"\n\r\n[")
+
+
+@dataclass
+class _Part:
+    """A piece of the source cut between games: its bytes and the number of its first line.
+
+    ``tail`` is the rest of the stream when the part runs to the end of the file without
+    being read into memory first.
+    """
+
+    data: bytes
+    first_line: int
+    #: Offset of the byte after the part in the source.
+    end: int
+    last: bool = False
+    tail: IO[bytes] | None = None
+
+    def joined(self, following: _Part) -> _Part:
+        return _Part(self.data + following.data, self.first_line, following.end, following.last,
+                     following.tail)
+
+
+@dataclass
+class _PartResult:
+    """What a worker sends back for one part."""
+
+    reports: list[_Packed]
+    file_diagnostics: list[Diagnostic]
+    #: Whether the part ends the way a cut needs (its last game terminated, no comment open).
+    clean_end: bool
+
+
+class _Chain:
+    """The bytes of a part, then the rest of the stream, read by lines (for the reader)."""
+
+    def __init__(self, head: bytes, tail: IO[bytes]) -> None:
+        self.head = io.BytesIO(head)
+        self.tail = tail
+
+    def readline(self, limit: int = -1) -> bytes:
+        line = self.head.readline(limit)
+        if line.endswith(b"\n") or (limit >= 0 and len(line) >= limit):
+            return line
+        return line + self.tail.readline(limit - len(line) if limit >= 0 else -1)
+
+
+_DIAGNOSTIC_FIELDS = [f.name for f in fields(Diagnostic)]
+_RECORD_FIELDS = [f.name for f in fields(GameRecord) if f.name not in ("tags", "turns", "diagnostics")]
+_SEVERITIES = {severity.value: severity for severity in Severity}
+#: A report as plain values: pickling the dataclasses themselves costs more than
+#: validating the game did.
+_Packed = tuple[Any, ...]
+
+
+def _pack_diagnostics(diagnostics: list[Diagnostic]) -> list[list[Any]]:
+    packed = []
+    for d in diagnostics:
+        values = [getattr(d, name) for name in _DIAGNOSTIC_FIELDS]
+        values[_DIAGNOSTIC_FIELDS.index("severity")] = d.severity.value
+        packed.append(values)
+    return packed
+
+
+def _unpack_diagnostics(packed: list[list[Any]]) -> list[Diagnostic]:
+    at = _DIAGNOSTIC_FIELDS.index("severity")
+    out = []
+    for values in packed:
+        values[at] = _SEVERITIES[values[at]]
+        out.append(Diagnostic(*values))
+    return out
+
+
+def _pack(report: GameReport) -> _Packed:
+    """A report as plain values, without what only a replay needs (the turns, the state)."""
+    variant = report.variant
+    record = report.record
+    state = report.state
+    if variant is None or state is None or variant.players(record, None) == variant.players(record, state):
+        state = None  # the names do not need it
+    score = report.score
+    return (
+        record.tags.items(), dict(record.tags.lines), _pack_diagnostics(record.diagnostics),
+        [getattr(record, name) for name in _RECORD_FIELDS],
+        variant.name if variant is not None else None, _pack_diagnostics(report.diagnostics), state,
+        (score.totals, score.breakdown, score.details) if score is not None else None,
+        report.over, report.complete, report.extra, report.turn_count,
+    )
+
+
+def _unpack(packed: _Packed, index: int) -> GameReport:
+    (tags, lines, record_diagnostics, record_values, name, diagnostics, state, score, over, complete,
+     extra, turn_count) = packed
+    record = GameRecord(tags=Tags(dict(tags)), diagnostics=_unpack_diagnostics(record_diagnostics),
+                        **dict(zip(_RECORD_FIELDS, record_values, strict=True)))
+    record.tags.lines = lines
+    return GameReport(index, record, find_variant(name) if name is not None else None,
+                      _unpack_diagnostics(diagnostics), state,
+                      Score(*score) if score is not None else None, over, complete,
+                      extra=extra, turn_count=turn_count)
+
+
+def _validate_part(part: _Part) -> _PartResult:
+    """Read and validate one part (in a worker)."""
+    reader = Reader(part.data, first_line=part.first_line)
+    reports = []
+    last = None
+    for index, record in enumerate(reader, 1):
+        reports.append(_pack(validate_record(record, index)))
+        last = record
+    clean = last is not None and last.termination is not None and not any(
+        d.code == "unterminated-comment" for d in last.diagnostics)
+    return _PartResult(reports, list(reader.file_diagnostics), clean)
+
+
+def _parts(handle: IO[bytes], part_size: int) -> Iterator[_Part]:
+    """Cut a binary stream into parts at places where a game starts after an empty line."""
+    line = 1
+    offset = 0
+    rest = b""
+    empty = True
+    while True:
+        if len(rest) > LONGEST_UNCUT * part_size:
+            yield _Part(rest, line, offset + len(rest), last=True, tail=handle)
+            return
+        block = handle.read(part_size)
+        data = rest + block if rest else block
+        if not block:
+            if data or empty:  # an empty file is a part too: the reader says it is empty
+                yield _Part(data, line, offset + len(data), last=True)
+            return
+        empty = False
+        cut = max(data.rfind(sep) for sep in _CUTS)
+        if cut <= 0:
+            rest = data  # no place to cut yet: read on
+            continue
+        cut = data.index(b"[", cut)
+        piece, rest = data[:cut], data[cut:]
+        offset += len(piece)
+        yield _Part(piece, line, offset)
+        line += piece.count(b"\n")
+
+
+class ParallelRun:
+    """Validates a file (a path or bytes) with ``jobs`` processes; iterate for the reports.
+
+    The reports and ``file_diagnostics`` are those of :class:`lcn.ValidationRun` on the same
+    source, in the same order, except that each report's record has no turns and the report
+    no final state (see the module's docstring).
+    """
+
+    def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None) -> None:
+        self.source = source
+        self.jobs = max(1, jobs)
+        if part_size is None:
+            size = source.stat().st_size if isinstance(source, Path) else len(source)
+            part_size = min(PART_SIZE, max(SMALLEST_PART, size // (self.jobs * PARTS_PER_JOB)))
+        self.part_size = part_size
+        self.file_diagnostics: list[Diagnostic] = []
+        self._position = 0
+        self._tail: IO[bytes] | None = None
+
+    @property
+    def position(self) -> int:
+        """Bytes of the source whose reports have been given out, or are being given out."""
+        return self._tail.tell() if self._tail is not None else self._position
+
+    def __iter__(self) -> Iterator[GameReport]:
+        handle: IO[bytes] = (self.source.open("rb") if isinstance(self.source, Path)
+                             else io.BytesIO(self.source))
+        try:
+            yield from self._run(handle)
+        finally:
+            handle.close()
+
+    def _results(self, handle: IO[bytes]) -> Iterator[_PartResult]:
+        """Part results in file order; a part with an unclean end is redone with the next."""
+        context = multiprocessing.get_context()
+        parts = _parts(handle, self.part_size)
+        with context.Pool(self.jobs) as pool:
+            window: deque[tuple[_Part, Any]] = deque()
+
+            def fill() -> None:
+                while len(window) < self.jobs * AHEAD:
+                    part = next(parts, None)
+                    if part is None:
+                        return
+                    job = pool.apply_async(_validate_part, (part,)) if part.tail is None else None
+                    window.append((part, job))
+
+            fill()
+            while window:
+                part, pending = window.popleft()
+                result = pending.get() if pending is not None else None
+                while (result is None or not result.clean_end) and not part.last:
+                    fill()  # a part that cannot end here: validate it again with the next one
+                    if not window:
+                        break
+                    following, _ = window.popleft()
+                    part = part.joined(following)
+                    result = None if part.tail is not None else _validate_part(part)
+                if part.tail is not None:
+                    self._tail = part.tail
+                    yield self._read_on(part)
+                    return
+                assert result is not None
+                fill()
+                self._position = part.end
+                yield result
+
+    @staticmethod
+    def _read_on(part: _Part) -> _PartResult:
+        """The rest of the file from a part, read here as it streams (the uncuttable case)."""
+        assert part.tail is not None
+        reader = Reader(_Chain(part.data, part.tail), first_line=part.first_line)  # type: ignore[arg-type]
+        result = _PartResult([], reader.file_diagnostics, True)
+        result.reports = (_pack(validate_record(record, index))  # type: ignore[assignment]
+                          for index, record in enumerate(reader, 1))
+        return result
+
+    def _run(self, handle: IO[bytes]) -> Iterator[GameReport]:
+        index = 0
+        crlf_seen = False
+        trackers: dict[str, Any] = {}
+        found_game = False
+        for result in self._results(handle):
+            for packed in result.reports:
+                found_game = True
+                index += 1
+                report = _unpack(packed, index)
+                crlf = [d for d in report.diagnostics if d.code == "crlf"]
+                if crlf:
+                    if crlf_seen:  # the file's first Windows line ending is the one reported
+                        report.diagnostics[:] = [d for d in report.diagnostics if d.code != "crlf"]
+                        report.record.diagnostics[:] = [d for d in report.record.diagnostics
+                                                        if d.code != "crlf"]
+                    crlf_seen = True
+                if report.variant is not None:
+                    tracker = trackers.get(report.variant.name)
+                    if tracker is None:
+                        tracker = trackers[report.variant.name] = report.variant.match_tracker()
+                    if tracker is not None:
+                        tracker.add(report)
+                yield report
+            if not found_game:
+                self.file_diagnostics.extend(result.file_diagnostics)

@@ -1,0 +1,160 @@
+"""Validation in several processes: the same reports, in the same order, as in one.
+
+``lcn.parallel`` cuts a file between games; these tests cut it very finely, so that every
+kind of place a cut could go wrong is met: comments over empty lines and tag-like lines,
+games without a termination, Windows line endings, matches across parts, an empty file,
+and a file with no place to cut at all.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from lcn_cli.main import cli
+
+import lcn
+from lcn.parallel import ParallelRun
+from lcn.variants.classic_play import random_game, strip_deal
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def _summary(report: lcn.GameReport) -> list[Any]:
+    record = report.record
+    return [report.to_json(), report.complete, report.over, report.extra, report.players,
+            report.variant.name if report.variant else None,
+            report.score.totals if report.score else None,
+            report.score.breakdown if report.score else None,
+            [d.to_json() for d in record.diagnostics], record.tags.items(),
+            sorted(record.tags.lines.items()), record.line, record.termination,
+            record.termination_line, record.termination_column, record.movetext_line,
+            record.intro_comments, record.closing_comments]
+
+
+def _same_as_one_process(data: bytes, part_size: int, jobs: int = 2) -> int:
+    one = lcn.ValidationRun(data)
+    expected = [_summary(r) for r in one]
+    several = ParallelRun(data, jobs, part_size=part_size)
+    got = [_summary(r) for r in several]
+    assert got == expected
+    assert [d.to_json() for d in several.file_diagnostics] == [d.to_json() for d in one.file_diagnostics]
+    return len(got)
+
+
+def _games(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    texts = []
+    for index in range(count):
+        record = random_game(seed * 1000 + index, expeditions=rng.choice([5, 6]))
+        texts.append(lcn.write_game(record if rng.random() < 0.5 else strip_deal(record)))
+    return texts
+
+
+def _damaged(text: str, rng: random.Random) -> str:
+    """A game with a problem a cut must not hide or invent."""
+    pieces = ["{ a comment\n\n[Event \"inside the comment\"]\n}", "R5/d ", "\n\n[Event \"x\"]\n", "{",
+              "}", "; note\n", "$999 ", "12. ", "\r\n", "\n", "xYw/d ", "*"]
+    at = rng.randrange(len(text))
+    return text[:at] + rng.choice(pieces) + text[at:]
+
+
+@pytest.mark.parametrize("part_size", [40, 700, 5000])
+def test_valid_games_cut_anywhere_give_the_same_reports(part_size: int) -> None:
+    data = "\n".join(_games(24, 1)).encode()
+    assert _same_as_one_process(data, part_size) == 24
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_damaged_games_cut_finely_give_the_same_reports(seed: int) -> None:
+    rng = random.Random(seed)
+    texts = [_damaged(t, rng) if rng.random() < 0.5 else t for t in _games(16, seed + 10)]
+    data = "\n".join(texts).encode()
+    if seed % 2:
+        data = data.replace(b"\n", b"\r\n")
+    _same_as_one_process(data, rng.choice([30, 200, 1500]))
+
+
+def test_the_samples_of_every_variant_give_the_same_reports() -> None:
+    texts = [path.read_bytes() for path in sorted(SAMPLES.glob("*/*.lcn"))]
+    assert texts
+    _same_as_one_process(b"\n\n".join(texts), 300)
+
+
+def test_a_match_split_across_parts_is_checked_as_one() -> None:
+    text = (SAMPLES / "classic" / "match.lcn").read_text(encoding="utf-8")
+    data = "\n".join([*_games(3, 5), text, text]).encode()
+    count = _same_as_one_process(data, 50)
+    reports = list(ParallelRun(data, 2, part_size=50))
+    assert len(reports) == count
+    assert any("match" in r.extra for r in reports)
+    assert any(d.code.startswith("match") for r in reports for d in r.diagnostics)
+
+
+def test_one_windows_line_ending_warning_per_file() -> None:
+    data = "\n".join(_games(6, 2)).replace("\n", "\r\n").encode()
+    reports = list(ParallelRun(data, 2, part_size=100))
+    assert sum(d.code == "crlf" for r in reports for d in r.diagnostics) == 1
+    _same_as_one_process(data, 100)
+
+
+@pytest.mark.parametrize("data", [b"", b"\n\n\n", b"R5/d *\n", b"{ never closed\n\n[Event \"x\"]\n"])
+def test_files_with_few_or_no_games(data: bytes) -> None:
+    _same_as_one_process(data, 16)
+
+
+def test_a_file_with_nowhere_to_cut_is_read_on_in_one_process() -> None:
+    # One game whose comment holds every empty line: no cut is possible, and the reader
+    # goes on from the last good cut in this process, without reading it all into memory.
+    head = "\n".join(_games(3, 3))
+    comment = "{" + "\n\n[Event \"not a game\"]\n" * 200 + "}"
+    tail = "\n".join(_games(3, 4))
+    data = f"{head}\n\n{comment}\n\n{tail}".encode()
+    _same_as_one_process(data, 64)
+
+
+def test_reports_come_without_turns_but_keep_their_number() -> None:
+    data = "\n".join(_games(4, 6)).encode()
+    for one, several in zip(lcn.ValidationRun(data), ParallelRun(data, 2, part_size=200), strict=True):
+        assert several.record.turns == []
+        assert several.turn_count == len(one.record.turns) > 0
+        assert several.state is None
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["validate", *args])
+    return result.exit_code, result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_lcn_validate_jobs_prints_the_same_as_one_job(tmp_path: Path, fmt: str) -> None:
+    rng = random.Random(9)
+    good = tmp_path / "good.lcn"
+    good.write_text("\n".join(_games(60, 7)), encoding="utf-8")
+    bad = tmp_path / "bad.lcn"
+    bad.write_text("\n".join(_damaged(t, rng) for t in _games(30, 8)), encoding="utf-8")
+    for path, status in ((good, 0), (bad, 1)):
+        one = _cli("--format", fmt, str(path))
+        assert one[0] == status
+        assert _cli("--format", fmt, "--jobs", "2", str(path)) == one
+        assert _cli("--format", fmt, "-q", "-j", "3", str(path)) == _cli("--format", fmt, "-q", str(path))
+    both = _cli("--format", fmt, "-j", "2", str(good), str(bad))
+    assert both == _cli("--format", fmt, str(good), str(bad))
+    if fmt == "json":
+        assert json.loads(both[1])["summary"]["games"] >= 90  # a damage may start a game
+
+
+def test_lcn_validate_jobs_reads_standard_input_and_refuses_zero(tmp_path: Path) -> None:
+    text = "\n".join(_games(10, 11))
+    one = CliRunner().invoke(cli, ["validate", "-"], input=text)
+    several = CliRunner().invoke(cli, ["validate", "-j", "2", "-"], input=text)
+    assert (several.exit_code, several.stdout) == (one.exit_code, one.stdout) == (0, one.stdout)
+    refused = CliRunner().invoke(cli, ["validate", "-j", "0", "-"], input=text)
+    assert refused.exit_code == 2
+    assert "--jobs" in refused.stderr
+    missing = CliRunner().invoke(cli, ["validate", "-j", "2", str(tmp_path / "none.lcn")])
+    assert missing.exit_code == 2

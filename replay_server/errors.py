@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -48,12 +48,10 @@ def _http_error(exc: HTTPException) -> ResponseReturnValue:
         message = f"There is no page at {request.path}: check the link, or start from the home page."
     if status == 405:
         message = f"{request.method} is not allowed on {request.path}"
-    response = error_response(status, message)
-    if status == 405 and hasattr(exc, "valid_methods") and exc.valid_methods:
-        body, code = response  # type: ignore[misc]
-        if hasattr(body, "headers"):
-            body.headers["Allow"] = ", ".join(exc.valid_methods)
-        return body, code
+    response = make_response(error_response(status, message))
+    valid = getattr(exc, "valid_methods", None)
+    if status == 405 and valid:
+        response.headers["Allow"] = ", ".join(valid)
     return response
 
 

@@ -179,6 +179,13 @@ def test_unknown_pages_and_games_are_404_pages(client: Any) -> None:
         assert answer.mimetype == "text/html" and "Not found" in answer.get_data(as_text=True)
 
 
+def test_a_wrong_method_is_a_405_page_that_names_the_allowed_ones(client: Any) -> None:
+    answer = client.put("/")
+    assert answer.status_code == 405 and answer.mimetype == "text/html"
+    assert "PUT is not allowed" in answer.get_data(as_text=True)
+    assert set(answer.headers["Allow"].split(", ")) >= {"GET", "POST"}
+
+
 def test_stored_pages_are_cached_with_etags(client: Any) -> None:
     location = _store(client, sample_text(CLASSIC))
     first = client.get(location + "?turn=5")

@@ -166,7 +166,7 @@ def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | N
         permalink: str | None = url_for("pages.stored", game_id=game_id, **at_game, _external=True)
         turn_link = url_for("pages.stored", game_id=game_id, **at_turn, _external=True)
         embed = url_for("sharing.embed", game_id=game_id, **at_turn, _external=True)
-        download: str | None = f"/g/{game_id}.lcn"
+        download: str | None = url_for("pages.download_lcn", game_id=game_id)
     else:
         permalink = None
         turn_link = self_contained

@@ -25,6 +25,8 @@ from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .config import ConfigError
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -133,6 +135,19 @@ def _headers(response: Response) -> Response:
     return response
 
 
+def _trusted_proxies(value: object) -> int:
+    if value is None or value == "":
+        return 0
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise ConfigError(f"LCN_TRUSTED_PROXIES={value!r}: expected the number of reverse proxies "
+                         "in front of the server (0 when clients reach it directly)")
+    return number
+
+
 def init_app(app: Flask) -> None:
     """Add the headers and the rate limiter to ``app``.
 
@@ -140,7 +155,7 @@ def init_app(app: Flask) -> None:
     proxies stand in front of the server; their X-Forwarded-For is then trusted, so the rate
     limit counts real clients rather than the load balancer.
     """
-    proxies = int(app.config.get("TRUSTED_PROXIES") or os.environ.get("LCN_TRUSTED_PROXIES") or 0)
+    proxies = _trusted_proxies(app.config.get("TRUSTED_PROXIES") or os.environ.get("LCN_TRUSTED_PROXIES"))
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
                                 x_host=proxies)

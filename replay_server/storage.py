@@ -422,13 +422,21 @@ def init_app(app: Flask) -> None:
     A database that is down at start is not fatal: the server starts, answers 503 for what
     needs the database, and migrates on the first request that reaches it.
     """
+    from .config import ConfigError
+
     url = app.config.get("DATABASE_URL")
     if not url:
-        raise ValueError("DATABASE_URL is not set: the site needs a database (sqlite:/// or postgresql://)")
-    store = open_store(str(url))
+        raise ConfigError("LCN_DATABASE_URL is empty: the site needs a database (sqlite:/// or postgresql://)")
+    try:
+        store = open_store(str(url))
+    except ValueError as exc:
+        raise ConfigError(f"LCN_DATABASE_URL: {exc}") from None
     try:
         store.ensure_schema()
     except StoreUnavailable as exc:
         log.warning("game store not reachable at start, will retry on first use: %s", exc)
+    except StoreError as exc:
+        store.close()
+        raise ConfigError(f"LCN_DATABASE_URL: {exc}") from None
     app.extensions["lcn_store"] = store
     app.register_error_handler(StoreUnavailable, _unavailable)

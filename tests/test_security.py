@@ -178,6 +178,14 @@ def test_behind_a_trusted_proxy_the_forwarded_client_is_counted(tmp_path: Path) 
     app.extensions["lcn_store"].close()
 
 
+@pytest.mark.parametrize("value", ["many", "-1", "1.5"])
+def test_a_bad_proxy_count_is_a_clear_error(tmp_path: Path, value: str) -> None:
+    from site_support import make_app
+
+    with pytest.raises(ValueError, match=r"LCN_TRUSTED_PROXIES=.*expected the number of reverse proxies"):
+        make_app(tmp_path, {"TRUSTED_PROXIES": value})
+
+
 def test_an_unavailable_database_is_a_clear_503(tmp_path: Path) -> None:
     from site_support import make_app
 

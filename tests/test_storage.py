@@ -271,3 +271,18 @@ def test_two_servers_share_one_database(tmp_path: Path, database_url: str) -> No
     finally:
         for app in apps:
             app.extensions["lcn_store"].close()
+
+
+def test_the_site_refuses_to_start_on_a_bad_url_or_a_newer_schema(tmp_path: Path, database_url: str) -> None:
+    from site_support import make_app
+
+    from replay_server.config import ConfigError
+
+    with pytest.raises(ConfigError, match="LCN_DATABASE_URL: database URL 'mysql://u:\\*\\*\\*@h/d'"):
+        make_app(tmp_path, {"DATABASE_URL": "mysql://u:pw@h/d"})
+    store = open_store(database_url)
+    store.migrate()
+    store.close()
+    _set_version(database_url, SCHEMA_VERSION + 1)
+    with pytest.raises(ConfigError, match="newer than this program"):
+        make_app(tmp_path, {"DATABASE_URL": database_url})

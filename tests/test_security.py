@@ -186,11 +186,21 @@ def test_a_bad_proxy_count_is_a_clear_error(tmp_path: Path, value: str) -> None:
         make_app(tmp_path, {"TRUSTED_PROXIES": value})
 
 
-def test_an_unavailable_database_is_a_clear_503(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_unavailable_database_is_a_clear_503(tmp_path: Path, kind: str) -> None:
+    import socket
+
     from site_support import make_app
 
-    (tmp_path / "file").write_text("not a directory")
-    app = make_app(tmp_path, {"DATABASE_URL": f"sqlite:///{tmp_path}/file/lcn.sqlite3"})
+    if kind == "sqlite":
+        (tmp_path / "file").write_text("not a directory")
+        url = f"sqlite:///{tmp_path}/file/lcn.sqlite3"
+    else:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        url = f"postgresql://nobody:secret@127.0.0.1:{port}/lcn"
+    app = make_app(tmp_path, {"DATABASE_URL": url})  # starts: the database may come back
     client = app.test_client()
     page = client.get("/g/AAAAAAAAAAAAAAAA")
     assert page.status_code == 503
@@ -199,6 +209,7 @@ def test_an_unavailable_database_is_a_clear_503(tmp_path: Path) -> None:
     assert api.status_code == 503
     assert api.get_json()["error"]["code"] == "store-unavailable"
     assert re.search("try again", api.get_json()["error"]["message"])
+    assert "secret" not in page.get_data(as_text=True) + api.get_data(as_text=True)
 
 
 def test_another_site_can_frame_an_embed_but_no_other_page(tmp_path: Path) -> None:

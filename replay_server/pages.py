@@ -295,7 +295,7 @@ def _source_of_game(text: str, replays: Sequence[dict[str, Any]], index: int) ->
     return "\n".join(chunk) + "\n", start
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def highlight_lcn(source: str, first_line: int, marked: tuple[int, ...]) -> Markup:
     """The source highlighted by the project's Pygments lexer, with line numbers and anchors."""
     from pygments import highlight

@@ -185,3 +185,20 @@ def test_screenshot_of_each_board_is_taken(base: str, chromium: Any, tmp_path: P
             assert target.stat().st_size > 10_000
             assert page.locator("section.position:not([hidden]) .board").is_visible()
             assert errors.messages == []
+
+
+def test_autoplay_steps_on_and_any_step_stops_it(base: str, chromium: Any) -> None:
+    name = "rivals/rulebook-auction"
+    running = engine_running(name)
+    with browser_page(chromium) as (page, errors):
+        page.goto(f"{base}/samples/{name}?turn=1")
+        wait_ready(page)
+        play = page.locator("#play")
+        assert play.is_visible() and play.get_attribute("aria-pressed") == "false"
+        play.click()
+        assert play.get_attribute("aria-pressed") == "true"
+        page.wait_for_selector('section.position[data-turn="2"]:not([hidden])')
+        page.keyboard.press("Home")
+        assert play.get_attribute("aria-pressed") == "false"
+        assert shown(page) == (0, running[0])
+        assert errors.messages == []

@@ -132,9 +132,11 @@
     if (!link || !root.contains(link)) { return; }
     if (link.hasAttribute("data-turn")) {
       event.preventDefault();
+      stop();
       go(parseInt(link.getAttribute("data-turn"), 10), { keepScroll: !!link.closest(".moves") });
     } else if (link.hasAttribute("data-step")) {
       event.preventDefault();
+      stop();
       var name = link.getAttribute("data-step");
       go(name === "first" ? 0 : name === "last" ? last : name === "prev" ? current - 1 : current + 1);
     } else if (link.hasAttribute("data-view") && link.closest(".views")) {
@@ -143,18 +145,45 @@
     }
   });
 
+  // Autoplay: one turn every 1.5 seconds until the end, or until any other step.
+  var play = document.getElementById("play");
+  var timer = null;
+  function stop() {
+    if (timer !== null) { window.clearInterval(timer); timer = null; }
+    if (play) { play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); }
+  }
+  function start() {
+    if (current >= last) { go(0); }
+    play.textContent = "Pause";
+    play.setAttribute("aria-pressed", "true");
+    timer = window.setInterval(function () {
+      if (current >= last) { stop(); return; }
+      go(current + 1);
+    }, 1500);
+  }
+  if (play) {
+    play.hidden = false;
+    play.addEventListener("click", function () { if (timer === null) { start(); } else { stop(); } });
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
     var target = event.target;
     var tag = target && target.tagName ? target.tagName.toLowerCase() : "";
     if (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable)) { return; }
     var turn = null;
+    if ((event.key === "p" || event.key === "P") && play) {
+      event.preventDefault();
+      if (timer === null) { start(); } else { stop(); }
+      return;
+    }
     if (event.key === "ArrowLeft") { turn = current - 1; }
     else if (event.key === "ArrowRight") { turn = current + 1; }
     else if (event.key === "Home") { turn = 0; }
     else if (event.key === "End") { turn = last; }
     if (turn === null) { return; }
     event.preventDefault();
+    stop();
     go(turn);
   });
 

@@ -216,4 +216,12 @@ def test_annotate_a_turn_in_the_browser_and_open_the_new_link_there(tmp_path: Pa
         with browser_page(chromium, java_script=False) as (page, _):
             page.goto(f"{base}/g/{original}?turn=6")
             assert "Discarding here" not in page.content()  # the original is unchanged
+            # Without JavaScript the form lists every turn and saves all the same.
+            assert page.locator("#annotate-turn-5").is_visible()
+            page.fill("#annotate-comment-2", "Plain form, no script.")
+            with page.expect_navigation():
+                page.click("#annotate-save")
+            assert re.search(r"/g/[A-Za-z0-9_-]{16}\?turn=6&saved=1$", page.url), page.url
+            page.goto(page.url.replace("turn=6&saved=1", "turn=2"))
+            assert page.get_by_text("Plain form, no script.").first.is_visible()
     application.extensions["lcn_store"].close()

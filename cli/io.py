@@ -9,6 +9,7 @@ import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 
@@ -62,6 +63,54 @@ def source_lines(source: bytes | Path, wanted: Iterable[int]) -> dict[int, str]:
     finally:
         handle.close()
     return found
+
+
+class SourceLines:
+    """The lines of one source for carets, read forward in one pass over a whole run.
+
+    ``source_lines`` reads from the start each time: called once per game of a big file it
+    is quadratic. Games come in file order, so the lines a game's diagnostics name are at or
+    after those of the games before it (the last lines asked for are kept, for a line two
+    games share); a line further back is found by a fresh read.
+    """
+
+    def __init__(self, source: bytes | Path) -> None:
+        self.source = source
+        self._handle: BinaryIO | None = None
+        self._number = 0
+        self._recent: dict[int, str] = {}
+
+    def get(self, wanted: Iterable[int]) -> dict[int, str]:
+        want = set(wanted)
+        found = {number: self._recent[number] for number in want if number in self._recent}
+        missing = want - set(found)
+        if missing and min(missing) <= self._number:
+            found.update(source_lines(self.source, missing))
+        elif missing:
+            if self._handle is None:
+                self._handle = self.source.open("rb") if isinstance(self.source, Path) \
+                    else io.BytesIO(self.source)
+            last = max(missing)
+            while self._number < last:
+                raw = self._handle.readline(2000)
+                if not raw:
+                    break
+                self._number += 1
+                if self._number in missing:
+                    text = raw.decode("utf-8", "replace").rstrip("\r\n")
+                    found[self._number] = text.lstrip("\ufeff") if self._number == 1 else text
+                while not raw.endswith(b"\n"):
+                    raw = self._handle.readline(1 << 16)
+                    if not raw:
+                        break
+        if found:
+            self._recent = found
+        return found
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
 
 
 def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color: bool) -> str:

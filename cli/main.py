@@ -16,7 +16,14 @@ import click
 import lcn
 from lcn.validate import GameReport, ValidationRun
 
-from .io import InputError, open_source, render_diagnostic, source_lines, write_atomically
+from .io import (
+    InputError,
+    SourceLines,
+    open_source,
+    render_diagnostic,
+    source_lines,
+    write_atomically,
+)
 from .progress import Progress, TrackedRun
 
 FORMATS = click.Choice(["text", "json"])
@@ -75,6 +82,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             continue
         run = TrackedRun(source, jobs)
         progress = Progress(display, run.size, enabled=False if no_progress else None)
+        caret_lines = SourceLines(source)
         for report in run:
             progress.update(run.position, report.index)
             total += 1
@@ -91,7 +99,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             if shown or not quiet or not report.valid:
                 progress.clear()
             if shown:
-                lines = source_lines(source, (d.line for d in shown if d.line))
+                lines = caret_lines.get(d.line for d in shown if d.line)
                 for d in shown:
                     click.echo(render_diagnostic(d, display, lines, color))
             if not quiet or not report.valid:
@@ -104,6 +112,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
                 note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
                 click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
         progress.clear()
+        caret_lines.close()
         file_diags = run.file_diagnostics
         if file_diags:
             any_invalid = True

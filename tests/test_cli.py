@@ -248,3 +248,30 @@ def test_the_installed_command_with_standard_input() -> None:
     module = subprocess.run([sys.executable, "-m", "lcn_cli.main", "score", "-"], input=VALID.encode(),
                             capture_output=True, timeout=60, check=False)
     assert module.returncode == 0 and b"Ada" in module.stdout
+
+
+def test_source_lines_for_a_whole_run_agree_with_a_fresh_read(tmp_path: Path) -> None:
+    from lcn_cli.io import SourceLines, source_lines
+
+    path = tmp_path / "lines.lcn"
+    path.write_bytes(b"".join(f"line {n} ".encode() * (n % 7 * 400 + 1) + b"\n" for n in range(1, 301)))
+    for source in (path, path.read_bytes()):
+        lines = SourceLines(source)
+        # In order, with a line shared by two requests, then a line far back.
+        for wanted in ([1, 3], [3, 4, 40], [40, 41], [100], [299, 300, 301], [2, 250]):
+            assert lines.get(wanted) == source_lines(source, wanted), wanted
+        lines.close()
+    assert all(len(text) <= 2000 for text in source_lines(path, range(1, 301)).values())
+
+
+def test_validate_many_invalid_games_shows_each_source_line(tmp_path: Path) -> None:
+    path = tmp_path / "many.lcn"
+    games = [INVALID.replace("Ada", f"Ada{n}") for n in range(50)]
+    path.write_text("\n".join(games), encoding="utf-8")
+    result = run("validate", "-q", str(path))
+    assert result.exit_code == 1
+    lines = path.read_text(encoding="utf-8").splitlines()
+    shown = [line for line in result.output.splitlines() if line[5:8] == " | " and line[:5].strip()]
+    assert len(shown) == 100
+    for line in shown:
+        assert lines[int(line[:5]) - 1] == line[8:]

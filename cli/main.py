@@ -274,9 +274,16 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     if turn is not None and turn > count:
         raise click.BadParameter(f"the game has {count} turns", param_hint="--turn")
     upto = count if turn is None else turn
+    # The reader's problems up to the turn shown (an unclosed comment, a bad tag line) are
+    # noted too: the position may rest on text the reader could not read.
+    until = record.turns[upto - 1].line if upto else (record.movetext_line or record.line)
+    read_problems = [d for d in record.diagnostics if d.code != "missing-termination"
+                     and (d.line is None or d.line <= until)]
     shortened = lcn.GameRecord(tags=record.tags, turns=record.turns[:upto],
-                               termination="*", line=record.line)
+                               termination="*", line=record.line, diagnostics=read_problems)
     report = lcn.validate_record(shortened)
+    if view not in ("all", "none") and int(view) > len(report.players):
+        raise click.BadParameter(f"the game has {len(report.players)} players", param_hint="--view")
     errors = [d for d in report.diagnostics if d.is_error
               and d.code not in ("missing-termination", "result-tag-mismatch")]
     if report.state is None or not report.complete:

@@ -275,3 +275,13 @@ def test_validate_many_invalid_games_shows_each_source_line(tmp_path: Path) -> N
     assert len(shown) == 100
     for line in shown:
         assert lines[int(line[:5]) - 1] == line[8:]
+
+
+def test_show_notes_what_the_reader_could_not_read() -> None:
+    text = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d {never closed\n2. R7/d B4/d *\n'
+    result = run("show", "-", input=text)
+    assert result.exit_code == 1
+    assert "note: <stdin>:4:15: error[unterminated-comment]" in result.output
+    fine = run("show", "-", "--turn", "1", input=VALID + "\n" + UNREADABLE)
+    assert fine.exit_code == 0 and "note:" not in fine.output
+    assert run("show", "-", "--view", "3", input=VALID).exit_code == 2

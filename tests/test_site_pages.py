@@ -18,7 +18,8 @@ import pytest
 from site_support import SAMPLES, make_app, sample_text
 
 import lcn
-from lcn.importers import formats
+from lcn import importers
+from lcn.importers import Conversion, Importer, formats
 from lcn.replay import replay_text
 from replay_server.config import ConfigError, load_config
 from replay_server.pages import render_replay
@@ -321,3 +322,32 @@ def test_the_home_form_over_the_size_limit_is_a_413_page(tmp_path: Path) -> None
     answer = client.post("/", data={"text": sample_text(CLASSIC) * 3})
     assert answer.status_code == 413
     assert answer.mimetype == "text/html" and "Too large" in answer.get_data(as_text=True)
+
+
+class _MovesPerLine(Importer):
+    """A made-up log format: 'MOVES:' then one classic move per line, Ada and Bo in turn."""
+
+    name = "moves-per-line"
+    title = "One move per line (a test format)"
+
+    def detect(self, text: str) -> float:
+        return 0.95 if text.startswith("MOVES:\n") else 0.0
+
+    def read(self, text: str) -> Conversion:
+        moves = " ".join(line.strip() for line in text.splitlines()[1:] if line.strip())
+        record = lcn.read_game(f'[Player1 "Ada"]\n[Player2 "Bo"]\n\n{moves} *\n')
+        assert record is not None
+        return Conversion([record])
+
+
+def test_a_format_registered_later_appears_on_the_home_page(client: Any,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    importers._load()
+    monkeypatch.setitem(importers._REGISTRY, _MovesPerLine.name, _MovesPerLine())
+    html = client.get("/").get_data(as_text=True)
+    assert '<option value="moves-per-line">One move per line (a test format)</option>' in html
+    for fmt in ("auto", "moves-per-line"):
+        answer = client.post("/", data={"text": "MOVES:\nR5/d\nR4/d\n", "format": fmt})
+        assert answer.status_code == 303, fmt
+    page = client.get(answer.headers["Location"] + "?turn=2").get_data(as_text=True)
+    assert _totals(page) == [-15, -16]

@@ -13,7 +13,7 @@ asks each variant for its own picture of the state (``Variant.snapshot``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .model import GameRecord
@@ -108,4 +108,56 @@ def replay_text(text: Source) -> list[dict[str, Any]]:
     return replay_games(Reader(text))
 
 
-__all__ = ["replay", "replay_games", "replay_report", "replay_text"]
+def _reports(records: Iterable[GameRecord], full: int | None) -> Iterator[GameReport]:
+    """Validate games in order, keeping positions for game ``full`` only.
+
+    Positions cost far more than checking (a snapshot per turn), so a page that shows one
+    game of a long file replays that game alone; the games before it are still checked, in
+    order, because the checks and totals of a match span games (as in ``validate_games``).
+    """
+    trackers: dict[str, Any] = {}
+    for index, record in enumerate(records, 1):
+        keep = index == full
+        report = validate_record(record, index, keep_snapshots=keep, keep_running=keep)
+        if report.variant is not None:
+            name = report.variant.name
+            if name not in trackers:
+                trackers[name] = report.variant.match_tracker()
+            if trackers[name] is not None:
+                trackers[name].add(report)
+        yield report
+        if full is not None and index >= full:
+            return
+
+
+def replay_game(text: Source, game: int) -> dict[str, Any] | None:
+    """The replay of the ``game``-th game of a file (1-based), or None if it has fewer.
+
+    The same as ``replay_text(text)[game - 1]``, without the positions of the other games.
+    """
+    for report in _reports(Reader(text), game):
+        if report.index == game:
+            return replay_report(report)
+    return None
+
+
+def summarize_text(text: Source) -> list[dict[str, Any]]:
+    """What a list of a file's games shows, without replaying them: cheap for long files.
+
+    Each entry has the game's ``index``, ``line``, ``variant``, ``players``, ``valid``,
+    ``termination``, ``turns`` (how many), the ``Event`` and ``Game`` tags and ``match``.
+    """
+    summaries = []
+    for report in _reports(Reader(text), None):
+        record = report.record
+        summaries.append({
+            "index": report.index, "line": record.line, "variant": record.variant_name,
+            "players": report.players, "valid": report.valid,
+            "termination": record.termination, "turns": len(record.turns),
+            "event": record.tags.get("Event"), "game_tag": record.tags.get("Game"),
+            "match": report.extra.get("match"),
+        })
+    return summaries
+
+
+__all__ = ["replay", "replay_game", "replay_games", "replay_report", "replay_text", "summarize_text"]

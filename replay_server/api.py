@@ -17,13 +17,14 @@ from apispec.yaml_utils import load_operations_from_docstring
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, ValidationError, fields, validate
+from werkzeug.exceptions import NotFound
 
 import lcn
 from lcn.importers import ImportError_, decode, formats, import_text
 from lcn.validate import ValidationRun
 
 from .errors import error_response
-from .pages import canonical_text, replays_of, stored_text
+from .pages import canonical_text, game_replay_of, replays_of, stored_text
 from .security import write_limit
 from .storage import get_store
 
@@ -212,10 +213,17 @@ def validation_document(text: str) -> dict[str, Any]:
             "summary": {"games": len(games), "valid": valid, "invalid": len(games) - valid}}
 
 
-def game_document(game_id: str, text: str) -> dict[str, Any]:
-    """A stored file for programs: its id, text and every game replayed."""
+def game_document(game_id: str, text: str, game: int | None = None) -> dict[str, Any]:
+    """A stored file for programs: its id, text and every game replayed (or game ``game``)."""
+    if game is None:
+        games = list(replays_of(text))
+    else:
+        chosen = game_replay_of(text, game)
+        if chosen is None:
+            raise NotFound(f"game {game_id} has no game {game}")
+        games = [chosen]
     return {"id": game_id, "url": url_for("pages.stored", game_id=game_id), "lcn": text,
-            "games": list(replays_of(text))}
+            "games": games}
 
 
 # -- routes -----------------------------------------------------------------------------------
@@ -342,19 +350,28 @@ def game_route(game_id: str) -> ResponseReturnValue:
           name: game_id
           required: true
           schema: {type: string}
+        - in: query
+          name: game
+          required: false
+          description: only the K-th game of the file (1-based); long files answer faster
+          schema: {type: integer, minimum: 1}
       responses:
         200:
-          description: the file and every game's replay
+          description: the file and every game's replay (or the chosen game's)
           content:
             application/json:
               schema: GameDocumentSchema
         404:
-          description: no game has this id
+          description: no game has this id (or the file has no such game)
           content:
             application/json:
               schema: ErrorSchema
     """
-    response = jsonify(game_document(game_id, stored_text(game_id)))
+    value = request.args.get("game")
+    if value is not None and not (value.isdigit() and int(value) >= 1):
+        return _bad(BadInput(f"?game={value[:40]}: expected a game number, 1 or more"))
+    game = int(value) if value is not None else None
+    response = jsonify(game_document(game_id, stored_text(game_id), game))
     response.cache_control.public = True
     response.cache_control.max_age = 7 * 24 * 3600
     response.cache_control.immutable = True

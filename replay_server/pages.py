@@ -34,7 +34,7 @@ from werkzeug.exceptions import BadRequest, NotFound
 
 from lcn import Reader, write_games
 from lcn.importers import ImportError_, decode, formats, import_text
-from lcn.replay import replay_text
+from lcn.replay import replay_game, replay_text, summarize_text
 
 from .samples import app_samples, samples_by_variant
 from .security import write_limit
@@ -92,10 +92,22 @@ def _page_cache() -> PageCache:
     return cache
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def replays_of(text: str) -> tuple[dict[str, Any], ...]:
     """The replays of every game of a file (cached: the same text always replays the same)."""
     return tuple(replay_text(text))
+
+
+@lru_cache(maxsize=64)
+def overview_of(text: str) -> tuple[dict[str, Any], ...]:
+    """The games of a file, checked but not replayed (what lists of games show)."""
+    return tuple(summarize_text(text))
+
+
+@lru_cache(maxsize=64)
+def game_replay_of(text: str, game: int) -> dict[str, Any] | None:
+    """One game of a file, replayed: a page never pays for the positions of other games."""
+    return replay_game(text, game)
 
 
 def canonical_text(records: Sequence[Any]) -> str:
@@ -277,18 +289,11 @@ def _marked(content: str, diagnostics: list[dict[str, Any]]) -> Markup:
     return Markup("".join(out))
 
 
-def game_summaries(replays: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"index": r["index"], "players": r["players"], "variant": r["variant"],
-             "termination": r["termination"], "valid": r["valid"], "turns": len(r["turns"]),
-             "event": dict((k, v) for k, v in r["tags"]).get("Event"),
-             "game_tag": dict((k, v) for k, v in r["tags"]).get("Game")} for r in replays]
-
-
-def _source_of_game(text: str, replays: Sequence[dict[str, Any]], index: int) -> tuple[str, int]:
+def _source_of_game(text: str, games: Sequence[dict[str, Any]], index: int) -> tuple[str, int]:
     """The lines of one game of a file, and the number of its first line."""
     lines = text.split("\n")
-    start = replays[index - 1]["line"]
-    end = replays[index]["line"] - 1 if index < len(replays) else len(lines)
+    start = games[index - 1]["line"]
+    end = games[index]["line"] - 1 if index < len(games) else len(lines)
     chunk = lines[start - 1:end]
     while chunk and not chunk[-1].strip():
         chunk.pop()
@@ -321,29 +326,30 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     position as an HTML fragment instead, which replay.js fetches once for instant stepping
     (so any route that renders through here serves the fragment too).
     """
-    replays = replays_of(text)
-    if not replays:
+    games = overview_of(text)
+    if not games:
         raise BadRequest("the record holds no game")
-    if not 1 <= game <= len(replays):
-        raise NotFound(f"this file has {len(replays)} game{'s' if len(replays) != 1 else ''}: "
+    if not 1 <= game <= len(games):
+        raise NotFound(f"this file has {len(games)} game{'s' if len(games) != 1 else ''}: "
                        f"there is no game {game}")
-    data = replays[game - 1]
+    data = game_replay_of(text, game)
+    assert data is not None
     applied = data["applied"]
     current = 0 if turn is None else max(0, min(turn, applied))
     shown_view = _view_arg(view)
-    multi = len(replays) > 1
+    multi = len(games) > 1
     link = _linker(game, shown_view, multi)
     diagnostics_by_turn: dict[int, list[dict[str, Any]]] = {}
     for d in data["diagnostics"]:
         if d.get("turn"):
             diagnostics_by_turn.setdefault(d["turn"], []).append(d)
-    source, first_line = _source_of_game(text, replays, game)
+    source, first_line = _source_of_game(text, games, game)
     marked = tuple(sorted({d["line"] for d in data["diagnostics"] if isinstance(d.get("line"), int)}))
     board = f"board/{data['variant']}.html" if data["known_variant"] else "board/generic.html"
     tags = dict((k, v) for k, v in data["tags"])
     context = {
         "replay": data,
-        "games": game_summaries(replays) if multi else [],
+        "games": list(games) if multi else [],
         "game_index": game,
         "game_id": game_id,
         "turn": current,
@@ -473,9 +479,9 @@ def stored(game_id: str) -> ResponseReturnValue:
 
     def render() -> str:
         text = stored_text(game_id)
-        replays = replays_of(text)
-        if game is None and len(replays) > 1:
-            return render_template("games.html", game_id=game_id, games=game_summaries(replays),
+        games = overview_of(text)
+        if game is None and len(games) > 1:
+            return render_template("games.html", game_id=game_id, games=list(games),
                                    link=_linker(1, view, True), lcn_text=text)
         return render_replay(text, game_id=game_id, game=game or 1, turn=turn, view=view)
 

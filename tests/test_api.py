@@ -177,3 +177,15 @@ def test_the_openapi_document_lists_every_route(app: Any) -> None:
     assert {"Diagnostic", "Replay", "GameDocument", "Stored", "LCNInput", "Error"} <= set(schemas)
     assert set(schemas["Diagnostic"]["properties"]) >= {"code", "severity", "message", "line",
                                                          "column", "turn", "rule", "length"}
+
+
+def test_one_game_of_a_stored_file(client: Any) -> None:
+    text = sample_text("classic/match.lcn")
+    gid = client.post("/api/v1/games", json={"lcn": text}).json["id"]
+    every = client.get(f"/api/v1/games/{gid}").json["games"]
+    second = client.get(f"/api/v1/games/{gid}?game=2").json["games"]
+    assert second == [every[1]]
+    assert client.get(f"/api/v1/games/{gid}?game=99").status_code == 404
+    for bad in ("0", "two", "-1"):
+        answer = client.get(f"/api/v1/games/{gid}?game={bad}")
+        assert answer.status_code == 400 and "game number" in answer.json["error"]["message"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import lcn
-from lcn.replay import replay, replay_text
+from lcn.replay import replay, replay_game, replay_text, summarize_text
 
 SAMPLES = sorted((Path(__file__).resolve().parent.parent / "samples").rglob("*.lcn"))
 
@@ -88,3 +88,23 @@ def test_match_totals_run_across_the_games_of_a_file() -> None:
         for name, points in zip(data["players"], data["scores"]["totals"], strict=True):
             totals[name] = totals.get(name, 0) + points
         assert data["match"]["totals"] == totals
+
+
+def test_one_game_of_a_file_replays_as_in_the_whole_file() -> None:
+    text = (Path(__file__).resolve().parent.parent / "samples" / "classic" / "match.lcn").read_text()
+    games = replay_text(text)
+    for index, data in enumerate(games, 1):
+        assert replay_game(text, index) == data
+    assert replay_game(text, len(games) + 1) is None
+
+
+def test_summaries_list_a_files_games_without_positions() -> None:
+    text = (Path(__file__).resolve().parent.parent / "samples" / "classic" / "match.lcn").read_text()
+    games = replay_text(text)
+    summaries = summarize_text(text)
+    assert [s["index"] for s in summaries] == [g["index"] for g in games]
+    for summary, data in zip(summaries, games, strict=True):
+        assert summary["players"] == data["players"] and summary["line"] == data["line"]
+        assert summary["valid"] == data["valid"] and summary["turns"] == len(data["turns"])
+        assert summary["termination"] == data["termination"] and summary["match"] == data["match"]
+        assert "positions" not in summary

@@ -117,6 +117,9 @@ def load_config(overrides: Mapping[str, Any] | None = None,
         config["SAMPLES_DIR"] = None
 
     config.update(overrides)
+    # A pasted game is a form field: let it be as large as an uploaded file may be (Flask's
+    # own limit for form fields is far smaller).
+    config.setdefault("MAX_FORM_MEMORY_SIZE", config["MAX_CONTENT_LENGTH"])
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _secret_key(data_dir)
     return config

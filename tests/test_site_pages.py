@@ -351,3 +351,9 @@ def test_a_format_registered_later_appears_on_the_home_page(client: Any,
         assert answer.status_code == 303, fmt
     page = client.get(answer.headers["Location"] + "?turn=2").get_data(as_text=True)
     assert _totals(page) == [-15, -16]
+
+
+def test_a_paste_may_be_as_large_as_an_upload(client: Any) -> None:
+    # Flask's own limit for a form field is 500 kB; a paste under the 2 MiB limit is accepted.
+    padded = sample_text(CLASSIC) + "\n" * 700_000
+    assert client.post("/", data={"text": padded}).status_code == 303

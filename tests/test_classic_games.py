@@ -8,6 +8,7 @@ runs too, so a failure is always reproducible from a seed.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -16,8 +17,15 @@ from hypothesis import strategies as st
 import lcn
 from lcn.model import GameRecord
 from lcn.validate import validate_games, validate_record
-from lcn.variants.classic import CLASSIC_5, CLASSIC_6, card_value, parse_move
-from lcn.variants.classic_play import random_game
+from lcn.variants.classic import (
+    CLASSIC_5,
+    CLASSIC_6,
+    ClassicMove,
+    ClassicVariant,
+    card_value,
+    parse_move,
+)
+from lcn.variants.classic_play import random_game, strip_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -152,3 +160,28 @@ def test_the_samples_are_valid_and_their_results_computed() -> None:
                      "match", "annotated"}
     match = list(lcn.read_games(ROOT / "samples" / "classic" / "match.lcn"))
     assert [g.tags["Game"] for g in match] == ["1", "2", "3"]
+
+
+def test_legal_moves_are_exactly_the_moves_the_rules_accept() -> None:
+    """At sampled turns of random games, in every view: each move the engine lists applies
+    without a problem, each other move of the game's cards breaks a rule, and the move
+    played is listed."""
+    variant = ClassicVariant()
+    rng = random.Random(5)
+    for seed in (1, 2, 3):
+        full = random_game(seed)
+        for view in (full, strip_deal(full), strip_deal(full, 0), strip_deal(full, 1)):
+            state, _ = variant.setup(view)
+            every = [ClassicMove(discard, card, draw) for card in sorted(set(CLASSIC_5.all_cards()))
+                     for discard in (False, True) for draw in ("d", *CLASSIC_5.colours)]
+            sampled = set(rng.sample(range(len(view.turns)), 8))
+            for index, turn in enumerate(view.turns):
+                move = parse_move(turn.text, CLASSIC_5)
+                legal = variant.legal_moves(state)
+                assert move._replace(drawn=None) in legal
+                if index in sampled:
+                    for candidate in every:
+                        problems = variant.apply(variant.copy_state(state), candidate)
+                        assert (candidate in legal) == (not problems), (seed, index, candidate)
+                variant.apply(state, move)
+            assert variant.legal_moves(state) == []

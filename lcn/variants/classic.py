@@ -503,6 +503,33 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
     def is_over(self, state: ClassicState) -> bool:
         return state.drawn >= state.pile_size
 
+    def legal_moves(self, state: ClassicState) -> list[ClassicMove]:
+        """Every turn the player to move may play, as far as the record knows their hand.
+
+        The cards are those known to be in the hand and, while the hand has unknown slots,
+        every card that can still fill one (``ClassicState.unseen``): a move is listed when
+        some deal consistent with the record lets the player make it, which is exactly when
+        ``apply`` finds no problem with it. Draws from the draw pile are written plain
+        (``/d``). Empty once the game is over.
+        """
+        if self.is_over(state):
+            return []
+        player = state.turn & 1
+        cards = set(state.known[player])
+        if state.unknown[player]:
+            cards.update(state.unseen())
+        tops = state.tops[player]
+        moves: list[ClassicMove] = []
+        for card in state.sort_cards(list(cards)):
+            colour = card[0]
+            top = tops[colour]
+            placeable = top == 0 if card[1] == "w" else int(card[1:]) > top
+            for discard in (False, True) if placeable else (True,):
+                moves.append(ClassicMove(discard, card, "d"))
+                moves.extend(ClassicMove(discard, card, pile) for pile in state.config.colours
+                             if state.piles[pile] and not (discard and pile == colour))
+        return moves
+
     def end_reason(self, state: ClassicState) -> str:
         return (f"the last card of the draw pile was drawn, the {_ordinal(state.config.pile_size)} "
                 "draw from it")

@@ -38,7 +38,7 @@ from lcn.replay import replay_game, replay_text, summarize_text
 
 from .samples import app_samples, samples_by_variant
 from .security import write_limit
-from .storage import get_store
+from .storage import StoreUnavailable, get_store
 
 bp = Blueprint("pages", __name__)
 
@@ -520,19 +520,21 @@ def sample(name: str) -> ResponseReturnValue:
     chosen = found.get(name)
     if chosen is None:
         abort(404, description=f"there is no sample called {name!r}")
-    ids: dict[str, str] = current_app.extensions.setdefault("lcn_sample_ids", {})
-    game_id = ids.get(name)
-    if game_id is None:
-        records = list(Reader(chosen.text()))
-        canonical = canonical_text(records)
-        game_id, _ = get_store().put(canonical)
-        ids[name] = game_id
+    stored: dict[str, tuple[str, str | None]] = current_app.extensions.setdefault("lcn_sample_ids", {})
+    entry = stored.get(name)
+    if entry is None or entry[1] is None:
+        canonical = canonical_text(list(Reader(chosen.text())))
+        try:
+            game_id: str | None = get_store().put(canonical)[0]
+        except StoreUnavailable:  # the replay still works; only its share links need the store
+            game_id = None
+        entry = stored[name] = (canonical, game_id)
+    canonical, game_id = entry
     game, turn, view = _replay_args()
-    key = ("s", name, request.host, request.query_string)
+    key = ("s", name, game_id, request.host, request.query_string)
 
     def render() -> str:
-        text = stored_text(game_id)
-        return render_replay(text, game_id=game_id, game=game or 1, turn=turn, view=view)
+        return render_replay(canonical, game_id=game_id, game=game or 1, turn=turn, view=view)
 
     return _cached_response(key, render, immutable=False)
 

@@ -357,3 +357,20 @@ def test_a_paste_may_be_as_large_as_an_upload(client: Any) -> None:
     # Flask's own limit for a form field is 500 kB; a paste under the 2 MiB limit is accepted.
     padded = sample_text(CLASSIC) + " " * 700_000 + "\n"  # a space is one byte in a form
     assert client.post("/", data={"text": padded}).status_code == 303
+
+
+def test_samples_replay_even_when_the_database_is_down(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay_server.storage import StoreUnavailable, get_store
+
+    with app.app_context():
+        store = get_store()
+
+    def down(text: str) -> tuple[str, bool]:
+        raise StoreUnavailable("the database is down")
+
+    monkeypatch.setattr(store, "put", down)
+    client = app.test_client()
+    page = client.get("/samples/rivals/two-players?turn=4")
+    assert page.status_code == 200 and _position(page.get_data(as_text=True)) == "4"
+    assert client.post("/", data={"text": sample_text(CLASSIC)}).status_code == 503
+    assert client.post("/api/v1/games", json={"lcn": sample_text(CLASSIC)}).status_code == 503

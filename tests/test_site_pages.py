@@ -374,3 +374,14 @@ def test_samples_replay_even_when_the_database_is_down(app: Any, monkeypatch: py
     assert page.status_code == 200 and _position(page.get_data(as_text=True)) == "4"
     assert client.post("/", data={"text": sample_text(CLASSIC)}).status_code == 503
     assert client.post("/api/v1/games", json={"lcn": sample_text(CLASSIC)}).status_code == 503
+
+
+def test_lcn_serve_names_a_bad_setting_instead_of_starting(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from lcn_cli.main import cli
+
+    env = {"LCN_DATA_DIR": str(tmp_path), "LCN_MAX_CONTENT_LENGTH": "lots"}
+    result = CliRunner().invoke(cli, ["serve", "--port", "0"], env=env)
+    assert result.exit_code == 1
+    assert "LCN_MAX_CONTENT_LENGTH='lots': expected a whole number of bytes" in result.output
+    assert "Traceback" not in result.output

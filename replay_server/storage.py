@@ -144,33 +144,79 @@ class Store(ABC):
     def _select(self, gid: str) -> str | None: ...
 
 
-class SQLiteStore(Store):
-    """A single file in the data directory, in WAL mode so readers never wait for a writer.
+class _Pool:
+    """Idle connections kept for reuse, at most ``keep`` of them; each one used by one thread
+    at a time.
 
-    One connection per thread: sqlite3 connections must not be shared between threads, and
-    the site serves requests from several.
+    Servers may start a thread per request (the development server does), so connections
+    are borrowed per operation rather than tied to threads: a finished thread leaves nothing
+    open behind it, and a busy server holds one connection per request in progress.
     """
+
+    def __init__(self, open_connection: Callable[[], Any], keep: int = 8) -> None:
+        self._open = open_connection
+        self._keep = keep
+        self._idle: list[Any] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def take(self) -> Any:
+        with self._lock:
+            if self._closed:
+                raise StoreUnavailable("the game store has been closed")
+            if self._idle:
+                return self._idle.pop()
+        return self._open()
+
+    def give_back(self, conn: Any) -> None:
+        with self._lock:
+            if not self._closed and len(self._idle) < self._keep:
+                self._idle.append(conn)
+                return
+        self.discard(conn)
+
+    @staticmethod
+    def discard(conn: Any) -> None:
+        with suppress(Exception):
+            conn.close()
+
+    @contextmanager
+    def connection(self, broken: Callable[[BaseException], bool]) -> Iterator[Any]:
+        """Borrow a connection; it goes back to the pool unless ``broken(error)`` says not."""
+        conn = self.take()
+        try:
+            yield conn
+        except BaseException as exc:
+            if broken(exc):
+                self.discard(conn)
+            else:
+                self.give_back(conn)
+            raise
+        self.give_back(conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            self.discard(conn)
+
+
+class SQLiteStore(Store):
+    """A single file in the data directory, in WAL mode so readers never wait for a writer."""
 
     def __init__(self, path: str) -> None:
         super().__init__()
         self.path = path
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._closed = False
+        self._pool = _Pool(self._open)
 
     def __repr__(self) -> str:
         return f"SQLiteStore({self.path!r})"
 
-    def _connect(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is not None:
-            return conn
-        if self._closed:
-            raise StoreUnavailable("the game store has been closed")
+    def _open(self) -> sqlite3.Connection:
         try:
             if self.path == ":memory:":
-                # Shared cache, so every thread's connection sees the same in-memory database.
+                # Shared cache, so every connection sees the same in-memory database.
                 target, uri = f"file:lcn-memory-{id(self)}?mode=memory&cache=shared", True
             else:
                 os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
@@ -182,28 +228,24 @@ class SQLiteStore(Store):
             conn.execute("PRAGMA synchronous=NORMAL")
         except (sqlite3.Error, OSError) as exc:
             raise StoreUnavailable(f"cannot open the SQLite database {self.path}: {exc}") from exc
-        self._local.conn = conn
-        with self._lock:
-            self._connections.append(conn)
         return conn
 
     @contextmanager
-    def _errors(self) -> Iterator[None]:
+    def _connection(self) -> Iterator[sqlite3.Connection]:
         try:
-            yield
+            with self._pool.connection(lambda exc: isinstance(exc, sqlite3.Error)) as conn:
+                yield conn
         except sqlite3.OperationalError as exc:
             raise StoreUnavailable(f"the SQLite database {self.path} failed: {exc}") from exc
 
     def schema_version(self) -> int:
-        with self._errors():
-            conn = self._connect()
+        with self._connection() as conn:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
         return int(row[0] or 0)
 
     def migrate(self) -> int:
-        with self._errors():
-            conn = self._connect()
+        with self._connection() as conn:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             # IMMEDIATE takes the write lock now, so two processes starting together migrate
             # one after the other instead of both applying the same step.
@@ -222,80 +264,63 @@ class SQLiteStore(Store):
         return before
 
     def ping(self) -> None:
-        with self._errors():
-            self._connect().execute("SELECT 1").fetchone()
+        with self._connection() as conn:
+            conn.execute("SELECT 1").fetchone()
 
     def _insert(self, gid: str, text: str) -> bool:
-        with self._errors():
-            cur = self._connect().execute(
-                "INSERT OR IGNORE INTO games (id, lcn, created_at) VALUES (?, ?, ?)",
-                (gid, text, _now()))
+        with self._connection() as conn:
+            cur = conn.execute("INSERT OR IGNORE INTO games (id, lcn, created_at) VALUES (?, ?, ?)",
+                               (gid, text, _now()))
             return cur.rowcount == 1
 
     def _select(self, gid: str) -> str | None:
-        with self._errors():
-            row = self._connect().execute("SELECT lcn FROM games WHERE id = ?", (gid,)).fetchone()
+        with self._connection() as conn:
+            row = conn.execute("SELECT lcn FROM games WHERE id = ?", (gid,)).fetchone()
         return None if row is None else str(row[0])
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            for conn in self._connections:
-                with suppress(sqlite3.Error):
-                    conn.close()
-            self._connections.clear()
-        self._local = threading.local()
+        self._pool.close()
 
 
 class PostgresStore(Store):
     """PostgreSQL through psycopg 3: the store to use when several servers share one database.
 
-    One connection per thread, in autocommit mode; a connection that broke (server restarted,
-    network) is dropped and the next use reconnects.
+    Connections are in autocommit mode and pooled; one that broke (server restarted, network)
+    is dropped, the operation answers StoreUnavailable, and the next one connects again.
     """
 
     def __init__(self, url: str, *, connect_timeout: int = 10) -> None:
         super().__init__()
         self.url = url
         self.connect_timeout = connect_timeout
-        self._local = threading.local()
-        self._connections: list[Any] = []
-        self._lock = threading.Lock()
-        self._closed = False
+        self._pool = _Pool(self._open)
 
     def __repr__(self) -> str:
         return f"PostgresStore({_redact(self.url)!r})"
 
-    def _connect(self) -> Any:
+    def _open(self) -> Any:
         import psycopg
 
-        conn = getattr(self._local, "conn", None)
-        if conn is not None and not conn.closed and not conn.broken:
-            return conn
-        if self._closed:
-            raise StoreUnavailable("the game store has been closed")
         try:
-            conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
         except psycopg.Error as exc:
             raise StoreUnavailable(
                 f"cannot connect to the PostgreSQL database {_redact(self.url)}: "
                 f"{str(exc).strip() or type(exc).__name__}") from exc
-        self._local.conn = conn
-        with self._lock:
-            self._connections.append(conn)
-        return conn
 
     def _run(self, work: Callable[[Any], T]) -> T:
         """Run ``work(connection)``, turning connection failures into StoreUnavailable."""
         import psycopg
 
-        conn = self._connect()
+        def broken(exc: BaseException) -> bool:
+            return isinstance(exc, psycopg.OperationalError) or not isinstance(exc, psycopg.Error)
+
         try:
-            return work(conn)
+            with self._pool.connection(broken) as conn:
+                if conn.closed or conn.broken:
+                    raise psycopg.OperationalError("the connection was closed")
+                return work(conn)
         except psycopg.OperationalError as exc:
-            self._local.conn = None
-            with suppress(psycopg.Error):
-                conn.close()
             raise StoreUnavailable(
                 f"the PostgreSQL database {_redact(self.url)} failed: {str(exc).strip()}") from exc
 
@@ -343,13 +368,7 @@ class PostgresStore(Store):
         return self._run(work)
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            for conn in self._connections:
-                with suppress(Exception):
-                    conn.close()
-            self._connections.clear()
-        self._local = threading.local()
+        self._pool.close()
 
 
 def _check_not_newer(version: int) -> None:

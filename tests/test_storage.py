@@ -229,7 +229,8 @@ def test_postgres_reconnects_after_the_connection_breaks(postgres_url: str) -> N
     try:
         gid, _ = store.put(GAME)
         assert isinstance(store, PostgresStore)
-        pid = store._connect().info.backend_pid
+        with store._pool.connection(lambda exc: True) as conn:
+            pid = conn.info.backend_pid
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         with pytest.raises(StoreUnavailable):
@@ -286,3 +287,23 @@ def test_the_site_refuses_to_start_on_a_bad_url_or_a_newer_schema(tmp_path: Path
     _set_version(database_url, SCHEMA_VERSION + 1)
     with pytest.raises(ConfigError, match="newer than this program"):
         make_app(tmp_path, {"DATABASE_URL": database_url})
+
+
+def test_threads_that_come_and_go_leave_no_connections_behind(postgres_url: str) -> None:
+    """The development server starts a thread per request: connections must not pile up."""
+    import psycopg
+
+    store = open_store(postgres_url + "&application_name=lcn_thread_test")
+    gid, _ = store.put(GAME)
+    try:
+        for _ in range(30):
+            thread = threading.Thread(target=store.get, args=(gid,))
+            thread.start()
+            thread.join()
+        with psycopg.connect(postgres_url) as admin:
+            row = admin.execute("SELECT COUNT(*) FROM pg_stat_activity "
+                                "WHERE application_name = 'lcn_thread_test'").fetchone()
+        assert row is not None and row[0] <= 1
+    finally:
+        store.close()
+    assert store._pool._idle == []

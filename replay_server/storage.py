@@ -159,18 +159,23 @@ class _Pool:
         self._idle: list[Any] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._pid = os.getpid()
 
     def take(self) -> Any:
         with self._lock:
             if self._closed:
                 raise StoreUnavailable("the game store has been closed")
+            if self._pid != os.getpid():
+                # A worker forked from the process that opened these (gunicorn --preload):
+                # their sockets belong to the parent, so forget them without closing them.
+                self._idle, self._pid = [], os.getpid()
             if self._idle:
                 return self._idle.pop()
         return self._open()
 
     def give_back(self, conn: Any) -> None:
         with self._lock:
-            if not self._closed and len(self._idle) < self._keep:
+            if not self._closed and self._pid == os.getpid() and len(self._idle) < self._keep:
                 self._idle.append(conn)
                 return
         self.discard(conn)

@@ -307,3 +307,31 @@ def test_threads_that_come_and_go_leave_no_connections_behind(postgres_url: str)
     finally:
         store.close()
     assert store._pool._idle == []
+
+
+def test_a_forked_worker_opens_its_own_connections(database_url: str) -> None:
+    """gunicorn --preload forks workers after the app (and its store) was created."""
+    import os
+
+    store = open_store(database_url)
+    gid, _ = store.put(GAME)
+    inherited = list(store._pool._idle)
+    assert inherited
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: read through its own connection, report, leave at once
+        try:
+            ok = store.get(gid) == GAME and all(c not in store._pool._idle for c in inherited)
+        except BaseException:
+            ok = False
+        os.write(write, b"1" if ok else b"0")
+        os._exit(0)
+    os.close(write)
+    answer = os.read(read, 1)
+    os.close(read)
+    os.waitpid(pid, 0)
+    try:
+        assert answer == b"1"
+        assert store.get(gid) == GAME  # the parent's connections still work
+    finally:
+        store.close()

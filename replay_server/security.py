@@ -56,11 +56,6 @@ def allow_framing(view: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def _limiter() -> Limiter:
-    limiter: Limiter = current_app.extensions["lcn_limiter"]
-    return limiter
-
-
 def _write_limit_value() -> str:
     return str(current_app.config.get("RATELIMIT") or DEFAULT_RATELIMIT)
 

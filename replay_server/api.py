@@ -167,9 +167,23 @@ class BadInput(ValueError):
 
 
 def _read_input() -> tuple[str, str]:
-    """The text and the chosen format of a request: JSON ``{"lcn": ...}`` or the text itself."""
-    data = request.get_data(cache=False)
+    """The text and the chosen format of a request.
+
+    The body is JSON ``{"lcn": ..., "format": ...}``, a multipart form with an ``lcn`` file
+    or field (``curl -F lcn=@game.lcn``), or the text itself, whatever its content type
+    (``curl --data-binary @game.lcn`` says form-urlencoded but sends the file as it is).
+    """
     mimetype = request.mimetype or ""
+    if mimetype == "multipart/form-data":
+        upload = request.files.get("lcn")
+        field: str | bytes | None = upload.read() if upload is not None else request.form.get("lcn")
+        if field is None:
+            raise BadInput('expected a form with an "lcn" file or field')
+        try:
+            return decode(field), request.form.get("format") or "auto"
+        except ImportError_ as exc:
+            raise BadInput(exc.message, [d.to_json() for d in exc.diagnostics]) from None
+    data = request.get_data(cache=False)
     if mimetype == "application/json" or (mimetype in ("", "application/x-www-form-urlencoded")
                                           and data.lstrip()[:1] == b"{"):
         try:
@@ -242,6 +256,8 @@ def validate_route() -> ResponseReturnValue:
             schema: LCNInputSchema
           text/plain:
             schema: {type: string}
+          multipart/form-data:
+            schema: LCNInputSchema
       responses:
         200:
           description: every game's diagnostics (a game with errors is still a 200)
@@ -285,6 +301,8 @@ def store_route() -> ResponseReturnValue:
             schema: LCNInputSchema
           text/plain:
             schema: {type: string}
+          multipart/form-data:
+            schema: LCNInputSchema
       responses:
         201:
           description: stored

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -189,3 +190,17 @@ def test_one_game_of_a_stored_file(client: Any) -> None:
     for bad in ("0", "two", "-1"):
         answer = client.get(f"/api/v1/games/{gid}?game={bad}")
         assert answer.status_code == 400 and "game number" in answer.json["error"]["message"]
+
+
+def test_multipart_forms_and_curls_default_content_type(client: Any) -> None:
+    text = sample_text(CLASSIC)
+    as_file = client.post("/api/v1/games", data={"lcn": (io.BytesIO(text.encode()), "game.lcn")},
+                          content_type="multipart/form-data")
+    as_field = client.post("/api/v1/validate", data={"lcn": text}, content_type="multipart/form-data")
+    assert as_file.status_code == 201 and as_field.json["summary"]["valid"] == 1
+    missing = client.post("/api/v1/validate", data={"other": "x"}, content_type="multipart/form-data")
+    assert missing.status_code == 400 and '"lcn"' in missing.json["error"]["message"]
+    # curl --data-binary @game.lcn sends the file as it is, labelled as a form.
+    raw = client.post("/api/v1/validate", data=text.encode(),
+                      content_type="application/x-www-form-urlencoded")
+    assert raw.json["summary"]["valid"] == 1

@@ -240,6 +240,18 @@ def _helpers() -> dict[str, Any]:
     return {"share_links": share_links, "annotation_form": annotation_form, "link_token": encode_link}
 
 
+#: Where games are shown: unlisted, so search engines are asked not to index them even when a
+#: link to one is published somewhere.
+_GAME_PATHS = ("/g/", "/v", "/embed/", "/api/v1/games/")
+
+
+@bp.after_app_request
+def _unlisted(response: Response) -> Response:
+    if request.path.startswith(_GAME_PATHS):
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
 # --- annotation ----------------------------------------------------------------------------
 
 

@@ -266,6 +266,11 @@ def test_a_game_is_unlisted(app: Any) -> None:
     for path in ("/", "/api/v1/games", "/g/", "/embed/"):
         response = client.get(path)
         assert gid not in response.get_data(as_text=True), path
+    # Search engines are asked not to index games, even when a link to one is published.
+    for path in (f"/g/{gid}", f"/g/{gid}.lcn", f"/v?g={encode_link(text)}", f"/embed/{gid}",
+                 f"/api/v1/games/{gid}"):
+        assert client.get(path).headers.get("X-Robots-Tag") == "noindex, nofollow", path
+    assert "X-Robots-Tag" not in client.get("/").headers
 
 
 def test_a_stored_game_survives_a_restart_of_the_server(tmp_path: Path, database_url: str) -> None:

@@ -90,6 +90,12 @@ class _Chain:
             return line
         return line + self.tail.readline(limit - len(line) if limit >= 0 else -1)
 
+    def read(self, size: int = -1) -> bytes:
+        data = self.head.read(size)
+        if size < 0:
+            return data + self.tail.read()
+        return data if len(data) == size else data + self.tail.read(size - len(data))
+
 
 _DIAGNOSTIC_FIELDS = [f.name for f in fields(Diagnostic)]
 _RECORD_FIELDS = [f.name for f in fields(GameRecord) if f.name not in ("tags", "turns", "diagnostics")]

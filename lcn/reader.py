@@ -16,7 +16,7 @@ import io
 import os
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from .diagnostics import Diagnostic, LCNError, Severity
@@ -30,6 +30,8 @@ MAX_LINE = 1 << 20
 MAX_COMMENT = 1 << 20
 #: Most turns kept in one game (hostile files with no termination stay bounded).
 MAX_TURNS = 100_000
+#: Bytes read at a time from a binary source.
+_BLOCK = 1 << 16
 #: Most digits of a move number (longer ones are reported, not converted).
 MAX_NUMBER_DIGITS = 9
 
@@ -113,7 +115,9 @@ class _Lines:
                         break
                 yield number, ""
                 continue
-            yield number, self._ending(number, line.rstrip("\n"))
+            if line[-1:] == "\n":  # readline leaves at most one
+                line = line[:-1]
+            yield number, self._ending(number, line) if line[-1:] == "\r" else line
 
     def _too_long(self, number: int) -> None:
         self.pending.append(_diag(
@@ -121,9 +125,54 @@ class _Lines:
             number, MAX_LINE + 1, rule="LCN-FILE"))
 
     def _iter_binary(self) -> Iterator[tuple[int, str]]:
+        """The lines of a binary source, read a block at a time.
+
+        A block of whole lines that is UTF-8 without a carriage return or a byte order mark
+        (nearly every block of nearly every file) is decoded and split at once; any other
+        block goes through the line-by-line reader below, which says what is wrong where.
+        From a line longer than ``MAX_LINE`` on, the file is read line by line, in bounded
+        memory.
+        """
         assert self._binary is not None
-        readline = self._binary.readline
+        source = self._binary
         number = self.first_line - 1
+        read = getattr(source, "read", None)
+        if read is None:  # a stream that only reads lines
+            yield from self._binary_lines(source.readline, number)
+            return
+        rest = b""
+        while True:
+            block = read(_BLOCK)
+            if not block:
+                break
+            data = rest + block if rest else block
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                rest = data
+                if len(rest) > MAX_LINE:
+                    yield from self._binary_lines(_Joined(rest, source).readline, number)
+                    return
+                continue
+            chunk, rest = data[:cut], data[cut:]
+            if b"\r" not in chunk and len(chunk) <= MAX_LINE \
+                    and not (number == 0 and chunk.startswith(b"\xef\xbb\xbf")):
+                try:
+                    lines = chunk.decode("utf-8").split("\n")
+                except UnicodeDecodeError:
+                    pass
+                else:
+                    lines.pop()  # the empty string after the last newline
+                    for line in lines:
+                        number += 1
+                        yield number, line
+                    continue
+            for number, line in self._binary_lines(io.BytesIO(chunk).readline, number):  # noqa: B020
+                yield number, line
+        if rest:
+            yield from self._binary_lines(io.BytesIO(rest).readline, number)
+
+    def _binary_lines(self, readline: Callable[[int], bytes], number: int) -> Iterator[tuple[int, str]]:
+        """Line by line, after line ``number``: encoding problems and overlong lines reported."""
         while True:
             raw = readline(MAX_LINE + 1)
             if not raw:
@@ -151,7 +200,23 @@ class _Lines:
                     "(convert with e.g. `iconv -f latin1 -t utf-8`)",
                     number, column, rule="LCN-ENCODING"))
                 line = raw.decode("utf-8", "replace")
-            yield number, self._ending(number, line.rstrip("\n"))
+            if line[-1:] == "\n":  # readline leaves at most one
+                line = line[:-1]
+            yield number, self._ending(number, line) if line[-1:] == "\r" else line
+
+
+class _Joined:
+    """Bytes already read, then the rest of a stream, as one stream to read lines from."""
+
+    def __init__(self, head: bytes, tail: IO[bytes]) -> None:
+        self.head = io.BytesIO(head)
+        self.tail = tail
+
+    def readline(self, limit: int = -1) -> bytes:
+        line = self.head.readline(limit)
+        if line.endswith(b"\n") or (limit >= 0 and len(line) >= limit):
+            return line
+        return line + self.tail.readline(limit - len(line) if limit >= 0 else -1)
 
 
 class _Builder:
@@ -174,17 +239,20 @@ class _Builder:
         self.game.diagnostics.append(d)
 
     def _new_turn(self, text: str, line: int, column: int) -> Turn | None:
-        if len(self.game.turns) >= MAX_TURNS:
+        turns = self.game.turns
+        if len(turns) >= MAX_TURNS:
             if not self.overflow:
                 self.overflow = True
                 self.diag(_diag("game-too-long", f"more than {MAX_TURNS} turns in one game; the rest "
                                 "is skipped", line, column, rule="LCN-FILE"))
             return None
-        turn = Turn(text, line, column)
-        if self.pending_number is not None:
-            turn.number, turn.number_dots = self.pending_number[0], self.pending_number[1]
+        pending = self.pending_number
+        if pending is None:
+            turn = Turn(text, line, column)
+        else:
+            turn = Turn(text, line, column, pending[0], pending[1])
             self.pending_number = None
-        self.game.turns.append(turn)
+        turns.append(turn)
         return turn
 
     def number(self, value: int, dots: int, line: int, column: int) -> None:
@@ -251,7 +319,7 @@ def _parse_tag(builder: _Builder, line: str, number: int) -> None:
         offset = len(line) - len(line.lstrip())
     tags = builder.game.tags
     if match:
-        name, raw = match.group(1), match.group(2)
+        name, raw = match.groups()
         value = raw
         if "\\" in raw:
             bad = next((m for m in _ESCAPE.finditer(raw) if m.group(1) not in '"\\'), None)
@@ -460,6 +528,7 @@ class Reader:
             # finds the same words at the same columns as the lexer below, several times faster.
             column = pos + 1
             word_of = builder.word
+            new_turn = None if builder.numbered else builder._new_turn  # a turn per word
             for word in line[pos:].split(" "):
                 if word:
                     if game.termination is not None:
@@ -471,6 +540,8 @@ class Reader:
                         builder.number(int(digits), len(word) - len(digits), number, column)
                     elif word[0] in _PLAIN_START or word[-1] in "!?":
                         self._word(builder, word, number, column)
+                    elif new_turn is not None:
+                        builder.turn = new_turn(word, number, column)
                     else:
                         word_of(word, number, column)
                 column += len(word) + 1
@@ -601,7 +672,9 @@ def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
     This is the fast path for indexing and filtering big files: only brace comments are
     tracked in the movetext, so a ``[`` inside a comment does not start a game.
     """
-    builder: _Builder | None = None
+    items: dict[str, str] | None = None  # the tags of the game being read, and their lines
+    lines: dict[str, int] = {}
+    game_line = 0
     in_comment = False
     in_tags = False
     for number, line in _Lines(source):
@@ -609,19 +682,39 @@ def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
             if "}" in line:
                 in_comment = _comment_left_open(line, True)
             continue
-        if line[:1] == "[" or (line and line.lstrip()[:1] == "["):
+        first = line[:1]
+        if first == "[" or (first.isspace() and line.lstrip()[:1] == "["):
             if not in_tags:
-                if builder is not None:
-                    yield builder.game.tags, builder.game.line
-                builder = _Builder(number)
+                if items is not None:
+                    yield _tags(items, lines), game_line
+                items, lines, game_line = {}, {}, number
                 in_tags = True
-            _parse_tag(builder, line, number)
+            match = _TAG.match(line) if first == "[" else None
+            if match is not None and "\\" not in line and "\r" not in line:
+                # The usual tag line, taken as it is; the first of two values is kept.
+                name, value = match.groups()
+                if name not in items:
+                    items[name] = value
+                    lines[name] = number
+            else:  # anything else as the reader takes it (problems are the reader's to tell)
+                one = _Builder(number)
+                _parse_tag(one, line, number)
+                for name in one.game.tags:
+                    if name not in items:
+                        items[name] = one.game.tags[name]
+                        lines[name] = number
             continue
         in_tags = False
         if "{" in line:
             in_comment = _comment_left_open(line, False)
-    if builder is not None:
-        yield builder.game.tags, builder.game.line
+    if items is not None:
+        yield _tags(items, lines), game_line
+
+
+def _tags(items: dict[str, str], lines: dict[str, int]) -> Tags:
+    tags = Tags(items)
+    tags.lines = lines
+    return tags
 
 
 def _comment_left_open(line: str, in_comment: bool) -> bool:

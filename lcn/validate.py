@@ -127,6 +127,8 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
     parse = variant.parse_move
     apply = variant.apply
     is_over = variant.is_over
+    word_unit = variant.turn_unit == "word"
+    keeping = snapshots is not None or running is not None
     for i, turn in enumerate(record.turns):
         turn_no = i + 1
         if turn.number is not None and applying:
@@ -134,7 +136,7 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
             problem = None
             if turn.number != expected:
                 problem = f"move number {turn.number} where {expected} was expected"
-            elif variant.turn_unit == "word" and (turn.number_dots >= 3) == plain:
+            elif word_unit and (turn.number_dots >= 3) == plain:
                 want = f"{expected}." if plain else f"{expected}... (or no number)"
                 problem = f"move number with {turn.number_dots} dot(s) here: expected {want}"
             if problem is not None:
@@ -165,12 +167,14 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
                     "cannot be played", Severity.ERROR, turn.line, turn.column, turn_no,
                     variant.rule_game_over, len(turn.text)))
             continue
-        for problem in apply(state, move):
-            diagnostics.append(_turn_diagnostic(turn_no, turn, problem))
-        if snapshots is not None:
-            snapshots.append(variant.snapshot(state))
-        if running is not None:
-            running.append(variant.score(state).totals)
+        broken = apply(state, move)
+        if broken:
+            diagnostics.extend(_turn_diagnostic(turn_no, turn, problem) for problem in broken)
+        if keeping:
+            if snapshots is not None:
+                snapshots.append(variant.snapshot(state))
+            if running is not None:
+                running.append(variant.score(state).totals)
 
     report.state = state
     report.complete = applying

@@ -442,9 +442,13 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 continue
             state.hand_tag[seat] = True
             state.unknown[seat] = 0
+            known, where, place = state.known[seat], state.where, ("hand", seat)
             for card in cards:
-                state.known[seat][card] = state.known[seat].get(card, 0) + 1
-                self._locate(state, card, ("hand", seat), tag, problems)
+                known[card] = known.get(card, 0) + 1
+                if card[1] != "w" and card not in where:  # the usual case, without a call
+                    where[card] = place
+                else:
+                    self._locate(state, card, place, tag, problems)
         text = record.tags.get("Deck")
         if text is not None:
             cards = self._deal_cards("Deck", text, config, problems)
@@ -548,10 +552,10 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         problems: list[Problem] = []
         player = state.turn & 1
         name = state.names[player]
-        card = move.card
+        discard, card, draw, drawn = move  # once, rather than by name on every use
         colour = card[0]
         wager = card[1] == "w"
-        offset = 1 if move.discard else 0
+        offset = 1 if discard else 0
 
         # 1. The card must be in the hand: known there, or filling an unknown slot.
         known = state.known[player]
@@ -567,7 +571,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             problems.extend(self._reveal(state, player, card, offset))
 
         # 2. Place it: on the discard pile, or at the end of an expedition.
-        if move.discard:
+        if discard:
             state.piles[colour].append(card)
             if not wager:
                 state.where[card] = ("pile",)
@@ -595,19 +599,18 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
 
         # 3. Draw: the draw pile's top card, or a discard pile's top card.
         slash = len(card) + offset
-        if move.draw == "d":
+        if draw == "d":
             if state.deck is not None:
                 actual = state.deck[state.drawn]
-                if move.drawn is not None and move.drawn != actual:
+                if drawn is not None and drawn != actual:
                     problems.append(Problem(
                         "draw-mismatch", "C-DRAW-DECK",
-                        f"the draw pile's top card is {actual}, not {move.drawn} (Deck tag)",
-                        offset=slash + 3, length=len(move.drawn)))
+                        f"the draw pile's top card is {actual}, not {drawn} (Deck tag)",
+                        offset=slash + 3, length=len(drawn)))
                 known[actual] = known.get(actual, 0) + 1  # as _take, inline on the hot path
                 if actual[1] != "w":
                     state.where[actual] = ("hand", player)
-            elif move.drawn is not None:
-                drawn = move.drawn
+            elif drawn is not None:
                 if drawn[1] == "w":
                     if state.wagers_located[drawn[0]] >= state.config.wagers:
                         problems.append(Problem(
@@ -628,8 +631,8 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 state.blind[player] += 1
             state.drawn += 1
         else:
-            pile = state.piles[move.draw]
-            pile_name = COLOUR_NAMES[move.draw]
+            pile = state.piles[draw]
+            pile_name = COLOUR_NAMES[draw]
             if not pile:
                 problems.append(Problem(
                     "draw-empty-pile", "C-DRAW-PILE",
@@ -638,7 +641,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 state.unknown[player] += 1  # the hand keeps its size, whatever was meant
                 state.blind[player] += 1
             else:
-                if move.discard and move.draw == colour:
+                if discard and draw == colour:
                     problems.append(Problem(
                         "draw-just-discarded", "C-DRAW-NOT-JUST-DISCARDED",
                         f"{name} cannot take back {card}, the card just discarded",

@@ -1,6 +1,7 @@
-// Instant stepping on a replay page. The server has already rendered every position (hidden
-// but the current one) and every turn as a plain link, so this script only shows and hides
-// them, moves the highlight and the graph's marker, and keeps ?turn=N in the address bar.
+// Instant stepping on a replay page. The server renders every turn as a plain link and every
+// position as HTML (the page holds the current one, one fragment holds them all), so this
+// script renders nothing: it shows and hides positions, moves the move list's highlight and
+// the graph's marker, and keeps ?turn=N in the address bar.
 (function () {
   "use strict";
   var root = document.getElementById("replay");

@@ -230,3 +230,15 @@ def test_headers_only_agree_with_the_full_reader_on_the_samples() -> None:
         full = [(list(g.tags.items()), g.line) for g in read_games(sample)]
         fast = [(list(tags.items()), line) for tags, line in read_headers(sample)]
         assert fast == full, sample.name
+
+
+def test_the_library_imports_neither_click_nor_flask() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, lcn, lcn.validate, lcn.writer, lcn.variants.classic, "
+            "lcn.variants.classic_play; lcn.variant_names(); "
+            "print(sorted(m for m in ('click', 'flask') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=60)
+    assert out.stdout.strip() == "[]"

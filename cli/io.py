@@ -136,6 +136,36 @@ def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color
     return "\n".join(out)
 
 
+class AtomicFile:
+    """A new file written beside ``path`` that replaces it only on :meth:`commit`.
+
+    Until then the original is untouched; :meth:`discard` (safe after a commit) removes the
+    new file, so a crash or an error never leaves a half-written file in its place.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        directory = path.parent if str(path.parent) else Path(".")
+        fd, self.temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        self.handle: BinaryIO = os.fdopen(fd, "wb")
+        self.committed = False
+
+    def commit(self) -> None:
+        self.handle.flush()
+        os.fsync(self.handle.fileno())
+        self.handle.close()
+        with contextlib.suppress(OSError):
+            os.chmod(self.temp, self.path.stat().st_mode & 0o7777)
+        os.replace(self.temp, self.path)
+        self.committed = True
+
+    def discard(self) -> None:
+        if not self.committed:
+            self.handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Replace a file's content so that a crash leaves either the old or the new file."""
     directory = path.parent if str(path.parent) else Path(".")

@@ -6,10 +6,12 @@ is not, 2 for usage and input errors.
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -17,12 +19,12 @@ import lcn
 from lcn.validate import GameReport, ValidationRun
 
 from .io import (
+    AtomicFile,
     InputError,
     SourceLines,
     open_source,
     render_diagnostic,
     source_lines,
-    write_atomically,
 )
 from .progress import Progress, TrackedRun
 
@@ -216,33 +218,42 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
             click.echo(f"lcn: {exc.message}", err=True)
             status = 2
             continue
-        reader = lcn.Reader(source)
-        records = list(reader)
-        syntax = [d for r in records for d in r.diagnostics if d.is_error]
-        syntax += reader.file_diagnostics
-        if syntax:
-            lines = source_lines(source, (d.line for d in syntax if d.line))
-            for d in syntax:
-                click.echo(render_diagnostic(d, display, lines, False), err=True)
-            click.echo(f"lcn: {display}: not formatted: the file cannot be read completely", err=True)
-            status = max(status, 1)
-            continue
-        text = lcn.write_games(records) or ""
-        if check or write_:
-            original = source.read_bytes() if isinstance(source, Path) else source
-            if original != text.encode("utf-8"):
-                if check:
+        # The canonical text streams game by game into a file beside the original (--write)
+        # or a temporary one (standard output), and is compared with the original as it goes:
+        # a file of any size is formatted in bounded memory, and nothing is written until
+        # the whole file has been read without an error.
+        replacement = AtomicFile(source) if write_ and isinstance(source, Path) else None
+        out: IO[bytes] | None = None
+        if replacement is not None:
+            out = replacement.handle
+        elif not check:
+            out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+        try:
+            syntax, same = _canonical(source, out)
+            if syntax:
+                lines = source_lines(source, (d.line for d in syntax if d.line))
+                for d in syntax:
+                    click.echo(render_diagnostic(d, display, lines, False), err=True)
+                click.echo(f"lcn: {display}: not formatted: the file cannot be read completely",
+                           err=True)
+                status = max(status, 1)
+            elif check:
+                if not same:
                     unformatted.append(display)
                     click.echo(f"{display}: not in canonical form", err=True)
-                elif isinstance(source, Path):
-                    write_atomically(source, text)
+            elif replacement is not None:
+                if not same:
+                    replacement.commit()
                     click.echo(f"{display}: reformatted", err=True)
-                else:
+            elif out is not None:
+                out.seek(0)
+                for text in io.TextIOWrapper(out, encoding="utf-8", newline=""):
                     sys.stdout.write(text)
-            elif write_ and not isinstance(source, Path):
-                sys.stdout.write(text)
-        else:
-            sys.stdout.write(text)
+        finally:
+            if replacement is not None:
+                replacement.discard()
+            elif out is not None:
+                out.close()
     if unformatted:
         status = max(status, 1)
     sys.exit(status)
@@ -300,6 +311,36 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
         for d in errors:
             click.echo(f"note: {d.format(_display_name(file))}")
     sys.exit(1 if errors else 0)
+
+
+def _canonical(source: bytes | Path, out: IO[bytes] | None) -> tuple[list[lcn.Diagnostic], bool]:
+    """Stream the canonical text of a source into ``out``, comparing it with the source.
+
+    Returns the errors that stop the source from being formatted (what the reader could not
+    read) and whether the canonical text is the source as it is.
+    """
+    reader = lcn.Reader(source)
+    original = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
+    errors: list[lcn.Diagnostic] = []
+    same = True
+    separator = b""
+    try:
+        for record in reader:
+            errors.extend(d for d in record.diagnostics if d.is_error)
+            if errors:
+                continue  # read on, to report every error of the file
+            chunk = separator + lcn.write_game(record).encode("utf-8")
+            separator = b"\n"
+            if out is not None:
+                out.write(chunk)
+            if same and original.read(len(chunk)) != chunk:
+                same = False
+        errors.extend(reader.file_diagnostics)
+        if same and original.read(1):
+            same = False
+    finally:
+        original.close()
+    return errors, same
 
 
 #: Modules of this package that add commands (each defines ``COMMANDS``, a list of Click

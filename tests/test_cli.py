@@ -190,6 +190,24 @@ def test_fmt_never_rewrites_a_file_it_cannot_read(folder: Path) -> None:
     assert result.exit_code == 1
     assert "error[tag-syntax]" in result.stderr and "not formatted" in result.stderr
     assert path.read_text(encoding="utf-8") == UNREADABLE
+    assert not [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+    # Nothing reaches standard output either, even when the error comes after good games.
+    shown = run("fmt", "-", input=VALID + "\n" + UNREADABLE)
+    assert shown.exit_code == 1 and shown.stdout == ""
+
+
+def test_fmt_many_games(tmp_path: Path) -> None:
+    match = (CLASSIC / "match.lcn").read_text(encoding="utf-8")
+    messy = tmp_path / "match.lcn"
+    messy.write_text(match.replace("/d ", "/D ").replace("\n\n[Event", "\n\n\n[Event"),
+                     encoding="utf-8")
+    assert run("fmt", "--check", str(messy)).exit_code == 1
+    assert run("fmt", str(messy)).output == match
+    assert run("fmt", "--write", str(messy)).exit_code == 0
+    assert messy.read_text(encoding="utf-8") == match
+    # A trailing blank line is not canonical either.
+    messy.write_text(match + "\n", encoding="utf-8")
+    assert run("fmt", "--check", str(messy)).exit_code == 1
 
 
 def test_fmt_usage_errors(folder: Path) -> None:

@@ -1,17 +1,23 @@
-"""``python -m bench``: measure LCN against its floor and its peer, in one run.
+"""``python3 -m bench``: measure LCN against its floor and its peer, in one run.
 
-Every figure is the median of ``--runs`` timings taken in this process, and every ratio is
-between figures of the same run, because these machines are noisy: compare ratios, not
-absolute numbers. See docs/performance.md for a recorded run.
+Every figure is the median of ``--runs`` timings taken in this process, with the measures
+interleaved (one timing of each per round), and every ratio is between figures of the same
+run, because these machines are noisy: compare ratios, not absolute numbers. Measures in
+this process are CPU time; the command-line and site measures are wall time. See
+docs/performance.md for a recorded run and what each line means.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
 import io
 import os
+import platform
 import re
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -29,18 +35,54 @@ from . import corpora
 #: move numbers, words), no model and no rules.
 FLOOR = re.compile(rb'\[[^\]\n]*\]|\{[^}]*\}|;[^\n]*|\$\d+|\d+\.+|[^\s{};\[\]]+')
 
+#: The corpora of the validation measures: name, variant, options for corpora.classic.
+CLASSIC_CORPORA = [
+    ("classic 5, full deal", {"expeditions": 5, "deal": True}),
+    ("classic 5, no deal", {"expeditions": 5, "deal": False}),
+    ("classic 6, full deal", {"expeditions": 6, "deal": True}),
+    ("classic 6, no deal", {"expeditions": 6, "deal": False}),
+]
 
-def median_time(func: Callable[[], Any], runs: int) -> float:
-    times = []
+
+class Table:
+    """The printed table, kept for the Markdown copy."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str]] = []
+
+    def add(self, name: str, figure: str, note: str = "") -> None:
+        self.rows.append((name, figure, note))
+        print(f"  {name:<50} {figure:>20}  {note}", flush=True)
+
+    def section(self, title: str) -> None:
+        self.rows.append((f"**{title}**", "", ""))
+        print(f"\n{title}", flush=True)
+
+    def markdown(self) -> str:
+        lines = ["| measure | figure | note |", "| --- | ---: | --- |"]
+        lines += [f"| {a} | {b} | {c} |" for a, b, c in self.rows]
+        return "\n".join(lines)
+
+
+def timed(func: Callable[[], Any]) -> float:
+    """CPU seconds of one call: on a shared machine, the time the work took, not the time
+    other programs held the processor (wall time varies several-fold here)."""
+    gc.collect()
+    start = time.process_time()
+    func()
+    return time.process_time() - start
+
+
+def interleaved(measures: dict[str, Callable[[], Any]], runs: int) -> dict[str, float]:
+    """Median seconds of each measure, taking one timing of every measure per round."""
+    times: dict[str, list[float]] = {name: [] for name in measures}
     for _ in range(runs):
-        gc.collect()
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, func in measures.items():
+            times[name].append(timed(func))
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
-def count_turns(data: bytes) -> tuple[int, int]:
+def count(data: bytes) -> tuple[int, int]:
     games = turns = 0
     for record in lcn.read_games(data):
         games += 1
@@ -48,13 +90,10 @@ def count_turns(data: bytes) -> tuple[int, int]:
     return games, turns
 
 
-def validate_all(data: bytes) -> int:
-    bad = 0
-    for report in lcn.validate(data):
-        bad += not report.valid
+def validate_all(data: bytes) -> None:
+    bad = sum(1 for report in lcn.validate(data) if not report.valid)
     if bad:
         raise SystemExit(f"bench: {bad} generated games are invalid; the corpus is wrong")
-    return bad
 
 
 def floor_pass(data: bytes) -> int:
@@ -65,149 +104,234 @@ def headers_pass(data: bytes) -> int:
     return sum(1 for _ in lcn.read_headers(data))
 
 
-class Table:
-    def __init__(self) -> None:
-        self.rows: list[tuple[str, str, str]] = []
-
-    def add(self, name: str, figure: str, note: str = "") -> None:
-        self.rows.append((name, figure, note))
-        print(f"  {name:<52} {figure:>18}  {note}", flush=True)
-
-    def markdown(self) -> str:
-        lines = ["| measure | figure | note |", "| --- | ---: | --- |"]
-        lines += [f"| {a} | {b} | {c} |" for a, b, c in self.rows]
-        return "\n".join(lines)
-
-
-def bench_validation(table: Table, games: int, runs: int) -> dict[str, float]:
-    rates: dict[str, float] = {}
-    corpus_specs: list[tuple[str, str | None]] = [
-        ("classic 5, full deal", corpora.classic(games)),
-        ("classic 5, no deal", corpora.classic(games, deal=False)),
-        ("classic 6, full deal", corpora.classic(games, expeditions=6)),
-        ("classic 6, no deal", corpora.classic(games, expeditions=6, deal=False)),
-        ("rivals", corpora.variant_corpus("rivals", max(games // 4, 10))),
-        ("rollwrite", corpora.variant_corpus("rollwrite", max(games // 4, 10))),
-    ]
-    for name, text in corpus_specs:
-        if text is None:
-            table.add(f"full validation, {name}", "n/a", "engine not available")
-            continue
-        data = text.encode()
-        n_games, n_turns = count_turns(data)
-        seconds = median_time(lambda data=data: validate_all(data), runs)
-        rates[name] = n_turns / seconds
-        table.add(f"full validation, {name}", f"{n_turns / seconds:,.0f} turns/s",
-                  f"{n_games / seconds:,.0f} games/s; {n_games} games, {n_turns} turns, "
-                  f"{len(data) / 1e6:.1f} MB")
-        if name == "classic 5, full deal":
-            floor = median_time(lambda data=data: floor_pass(data), runs)
-            tokens = floor_pass(data)
-            rates["floor"] = n_turns / floor
-            table.add("floor: one re.finditer pass, same bytes", f"{n_turns / floor:,.0f} turns/s",
-                      f"{tokens / floor:,.0f} tokens/s")
-            table.add("ratio: validation time / floor time", f"{seconds / floor:.1f}x", "target <= 4x")
-            heads = median_time(lambda data=data: headers_pass(data), runs)
-            rates["headers"] = n_games / heads
-            table.add("headers-only scan, classic 5", f"{n_games / heads:,.0f} games/s")
-            rates["classic_turns"] = n_turns
-    return rates
-
-
-def bench_chess(table: Table, rates: dict[str, float], runs: int) -> None:
+def machine() -> str:
+    model = platform.processor() or platform.machine()
     try:
-        import chess.pgn
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        import chess
+
+        peer = f"python-chess {chess.__version__}"
     except ModuleNotFoundError:
-        table.add("python-chess", "n/a", "install the bench extra: pip install '.[bench]'")
-        return
-    plies = int(rates.get("classic_turns", 40_000))
-    text, games, total = corpora.chess_pgn(plies)
+        peer = "python-chess not installed"
+    now = datetime.datetime.now(datetime.UTC)
+    return (f"LCN {lcn.__version__}, Python {platform.python_version()}, {peer}; {model}, "
+            f"{os.cpu_count()} cores, {platform.system()} {platform.release()}; load average "
+            f"{os.getloadavg()[0]:.1f} at the start; {now:%Y-%m-%d %H:%M} UTC")
 
-    def parse() -> None:
-        handle = io.StringIO(text)
-        while chess.pgn.read_game(handle) is not None:
-            pass
 
-    def headers() -> None:
-        handle = io.StringIO(text)
-        while chess.pgn.read_headers(handle) is not None:
-            pass
+def bench_validation(table: Table, games: int, runs: int, skip: list[str]) -> dict[str, bytes]:
+    """Full validation of every variant, the floor, headers, and python-chess, interleaved."""
+    corpus: dict[str, bytes] = {}
+    for name, options in CLASSIC_CORPORA:
+        corpus[name] = corpora.classic(games, **options).encode()
+    missing = []
+    for name in ("rivals", "rollwrite"):
+        text = corpora.variant_corpus(name, max(games // 4, 10))
+        if text is None:
+            missing.append(name)
+        else:
+            corpus[name] = text.encode()
+    sizes = {name: count(data) for name, data in corpus.items()}
+    classic = corpus["classic 5, full deal"]
+    measures: dict[str, Callable[[], Any]] = {
+        f"validate {name}": (lambda data=data: validate_all(data)) for name, data in corpus.items()}
+    measures["floor"] = lambda: floor_pass(classic)
+    measures["floor, no deal"] = lambda: floor_pass(corpus["classic 5, no deal"])
+    measures["headers"] = lambda: headers_pass(classic)
+    measures["headers, no deal"] = lambda: headers_pass(corpus["classic 5, no deal"])
+    chess_games = chess_plies = 0
+    if "chess" not in skip:
+        try:
+            import chess.pgn
+        except ModuleNotFoundError:
+            chess = None  # type: ignore[assignment]
+            skip = [*skip, "chess"]
+            table.add("python-chess", "n/a", "install the bench extra: pip install '.[bench]'")
+        if chess is not None:
+            pgn, chess_games, chess_plies = corpora.chess_pgn(sizes["classic 5, full deal"][1])
 
-    seconds = median_time(parse, runs)
-    peer = total / seconds
-    table.add("python-chess read_game (legality checked)", f"{peer:,.0f} plies/s",
-              f"{games} games, {total} plies")
-    ours = rates.get("classic 5, full deal")
-    if ours:
-        table.add("ratio: LCN turns/s / python-chess plies/s", f"{ours / peer:.1f}x", "target >= 5x")
-    heads = median_time(headers, runs)
-    table.add("python-chess read_headers", f"{games / heads:,.0f} games/s")
-    if "headers" in rates:
-        table.add("ratio: LCN headers / python-chess headers", f"{rates['headers'] / (games / heads):.1f}x",
-                  "target >= 1x")
+            def parse() -> None:
+                handle = io.StringIO(pgn)
+                while chess.pgn.read_game(handle) is not None:
+                    pass
+
+            def headers() -> None:
+                handle = io.StringIO(pgn)
+                while chess.pgn.read_headers(handle) is not None:
+                    pass
+
+            measures["chess read_game"] = parse
+            measures["chess read_headers"] = headers
+    for data in corpus.values():  # warm up: imports, caches
+        validate_all(data[:20000].rsplit(b"\n\n[", 1)[0])
+    seconds = interleaved(measures, runs)
+
+    table.section(f"Full validation (CPU time, median of {runs} interleaved runs)")
+    for name, data in corpus.items():
+        n_games, n_turns = sizes[name]
+        took = seconds[f"validate {name}"]
+        table.add(f"full validation, {name}", f"{n_turns / took:,.0f} turns/s",
+                  f"{n_games / took:,.0f} games/s; {n_games:,} games, {n_turns:,} turns, "
+                  f"{len(data) / 1e6:.1f} MB")
+    for name in missing:
+        table.add(f"full validation, {name}", "n/a", "its seeded random player is not available")
+
+    table.section("The floor: one re.finditer pass over the same bytes")
+    for label, key, corpus_name in (("full deal", "floor", "classic 5, full deal"),
+                                    ("no deal", "floor, no deal", "classic 5, no deal")):
+        n_turns = sizes[corpus_name][1]
+        tokens = floor_pass(corpus[corpus_name])
+        table.add(f"floor, classic 5, {label}", f"{n_turns / seconds[key]:,.0f} turns/s",
+                  f"{tokens / seconds[key]:,.0f} tokens/s")
+        ratio = seconds[f"validate {corpus_name}"] / seconds[key]
+        table.add(f"ratio: validation time / floor time, {label}", f"{ratio:.1f}x", "target <= 4x")
+
+    table.section("Headers only (read_headers)")
+    heads = {}
+    for label, key, corpus_name in (("full deal", "headers", "classic 5, full deal"),
+                                    ("no deal", "headers, no deal", "classic 5, no deal")):
+        heads[label] = sizes[corpus_name][0] / seconds[key]
+        tags = sum(1 for line in corpus[corpus_name].splitlines() if line.startswith(b"[")) / sizes[
+            corpus_name][0]
+        table.add(f"headers-only scan, classic 5, {label}", f"{heads[label]:,.0f} games/s",
+                  f"{tags:.0f} tags per game")
+
+    if "chess" not in skip:
+        table.section("The peer: python-chess on random legal games of as many plies")
+        peer = chess_plies / seconds["chess read_game"]
+        table.add("python-chess read_game (legality checked)", f"{peer:,.0f} plies/s",
+                  f"{chess_games / seconds['chess read_game']:,.0f} games/s; {chess_games:,} games, "
+                  f"{chess_plies:,} plies, {len(pgn) / 1e6:.1f} MB")
+        for name in ("classic 5, full deal", "classic 5, no deal"):
+            ours = sizes[name][1] / seconds[f"validate {name}"]
+            table.add(f"ratio: LCN turns/s / python-chess plies/s, {name.split(', ')[1]}",
+                      f"{ours / peer:.1f}x", "target >= 5x")
+        peer_heads = chess_games / seconds["chess read_headers"]
+        table.add("python-chess read_headers", f"{peer_heads:,.0f} games/s", "7 tags per game")
+        for label, rate in heads.items():
+            table.add(f"ratio: LCN headers / python-chess headers, {label}", f"{rate / peer_heads:.2f}x",
+                      "target >= 1x")
+    return corpus
+
+
+def bench_scaling(table: Table, corpus: dict[str, bytes], runs: int) -> None:
+    """Time per turn at three sizes, with and without the deal (the hidden-information check).
+
+    The sizes are a quarter of a corpus, the corpus, and the corpus four times over.
+    """
+    table.section("Cost against the size of the input (classic 5)")
+    inputs = {}
+    for label, name in (("full deal", "classic 5, full deal"),
+                        ("no deal, hidden information checked", "classic 5, no deal")):
+        data = corpus[name]
+        games = data.split(b"\n\n[")
+        quarter = b"\n\n[".join(games[: max(1, len(games) // 4)])
+        inputs[(label, 1)] = quarter
+        inputs[(label, 4)] = data
+        inputs[(label, 16)] = b"\n\n".join([data] * 4)
+    sizes = {key: count(data) for key, data in inputs.items()}
+    seconds = interleaved({key: (lambda data=data: validate_all(data)) for key, data in inputs.items()},
+                          runs)
+    for key, took in seconds.items():
+        n_games, n_turns = sizes[key]
+        table.add(f"{n_games:,} games, {key[0]}", f"{took / n_turns * 1e6:.2f} us/turn",
+                  f"{n_turns:,} turns in {took:.3f} s")
+
+
+def _cli_run(args: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (this command and its workers) of an lcn command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "lcn_cli.main", *args], capture_output=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def bench_jobs(table: Table, games: int, runs: int, jobs: int) -> None:
+    """``lcn validate --jobs N`` against one job on the same file, interleaved."""
+    table.section(f"lcn validate --jobs {jobs}")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "jobs.lcn"
+        written = corpora.write_big(path, max(games, 100) * 10_000, seed=3)
+        walls: dict[int, list[float]] = {1: [], jobs: []}
+        cpus: dict[int, list[float]] = {1: [], jobs: []}
+        for _ in range(runs):
+            for n in (1, jobs):
+                wall, cpu = _cli_run(["validate", "-q", "--jobs", str(n), str(path)])
+                walls[n].append(wall)
+                cpus[n].append(cpu)
+        one, several = statistics.median(walls[1]), statistics.median(walls[jobs])
+        table.add(f"lcn validate -q, 1 job, {written / 1e6:.0f} MB", f"{one:.2f} s",
+                  f"{statistics.median(cpus[1]):.2f} CPU s")
+        table.add(f"lcn validate -q --jobs {jobs}", f"{several:.2f} s",
+                  f"{statistics.median(cpus[jobs]):.2f} CPU s (all processes)")
+        table.add(f"speed-up of --jobs {jobs} over 1 job", f"{one / several:.2f}x",
+                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; target >= 1.8x on 2 cores")
 
 
 def bench_stream(table: Table, size_mb: int) -> None:
+    """Peak memory of ``lcn validate`` on a generated file of ``size_mb`` megabytes."""
+    table.section("Streaming")
+    free = shutil.disk_usage(tempfile.gettempdir()).free
+    if free < size_mb * 1_000_000 * 1.5:
+        table.add("streaming validation", "n/a", f"not enough space in {tempfile.gettempdir()}")
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.lcn"
         written = corpora.write_big(path, size_mb * 1_000_000)
-        code = (
-            "import pathlib, resource, sys, lcn\n"
-            "n = sum(1 for _ in lcn.validate(pathlib.Path(sys.argv[1])))\n"
-            "print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
-        )
+        probe = ("import resource, subprocess, sys\n"
+                 "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+                 "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
         start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
-                             check=True).stdout.split()
+        out = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "lcn_cli.main",
+                              "validate", "-q", str(path)],
+                             capture_output=True, text=True, check=True).stdout.split()
         seconds = time.perf_counter() - start
-        games, rss_kb = int(out[0]), int(out[1])
-        table.add(f"streaming validation of {written / 1e6:,.0f} MB", f"{rss_kb / 1024:,.0f} MB peak RSS",
-                  f"{games} games in {seconds:,.0f} s; target < 100 MB")
-
-
-def bench_jobs(table: Table, games: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "jobs.lcn"
-        path.write_text(corpora.classic(games * 4, deal=False, seed=3))
-        help_text = subprocess.run([sys.executable, "-m", "lcn_cli.main", "validate", "--help"],
-                                   capture_output=True, text=True).stdout
-        if "--jobs" not in help_text:
-            table.add("lcn validate --jobs 2 speed-up", "n/a", "--jobs not available")
-            return
-        timings = {}
-        for jobs in (1, 2):
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "lcn_cli.main", "validate", "-q", "--jobs", str(jobs),
-                            str(path)], capture_output=True, check=True)
-            timings[jobs] = time.perf_counter() - start
-        table.add("lcn validate --jobs 2 speed-up over --jobs 1", f"{timings[1] / timings[2]:.2f}x",
-                  f"{os.cpu_count()} cores; target >= 1.8x on 2 cores")
+        code, rss_kb = int(out[0]), int(out[1])
+        games = written // len(corpora.big_block())
+        table.add(f"peak RSS of lcn validate -q, {written / 1e6:,.0f} MB file", f"{rss_kb / 1024:,.0f} MB",
+                  f"target < 100 MB; {games * 500:,} games, {written / 1e6 / seconds:,.1f} MB/s, "
+                  f"{seconds:,.0f} s, exit status {code}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python3 -m bench", description=__doc__)
     parser.add_argument("--games", type=int, default=1000, help="classic games per corpus")
-    parser.add_argument("--runs", type=int, default=5, help="timings per measure (median)")
+    parser.add_argument("--runs", type=int, default=7, help="timings per measure (median)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for the --jobs measure")
     parser.add_argument("--stream-mb", type=int, default=1000, help="size of the streaming file")
     parser.add_argument("--skip", action="append", default=[],
-                        choices=["chess", "stream", "jobs", "site"], help="leave a part out")
+                        choices=["validation", "chess", "scaling", "jobs", "site", "stream"],
+                        help="leave a part out (repeat for several)")
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown here")
     args = parser.parse_args(argv)
     table = Table()
-    print(f"LCN {lcn.__version__} on Python {sys.version.split()[0]}, {os.cpu_count()} cores", flush=True)
-    rates = bench_validation(table, args.games, args.runs)
-    if "chess" not in args.skip:
-        bench_chess(table, rates, args.runs)
+    about = machine()
+    print(about, flush=True)
+    corpus = {}
+    if "validation" not in args.skip:
+        corpus = bench_validation(table, args.games, args.runs, args.skip)
+    if "scaling" not in args.skip and corpus:
+        bench_scaling(table, corpus, args.runs)
     if "jobs" not in args.skip:
-        bench_jobs(table, args.games)
+        bench_jobs(table, args.games, args.runs, args.jobs)
     if "site" not in args.skip:
         from .site import bench_site
 
+        table.section("The site under load (gunicorn on 127.0.0.1, wrk)")
         bench_site(table)
     if "stream" not in args.skip:
         bench_stream(table, args.stream_mb)
     if args.markdown:
-        args.markdown.write_text(table.markdown() + "\n")
+        command = "python3 -m bench " + " ".join(argv if argv is not None else sys.argv[1:])
+        args.markdown.write_text(f"`{command.strip()}`\n\n{about}\n\n{table.markdown()}\n")
     return 0
 
 

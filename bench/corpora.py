@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -72,9 +73,15 @@ def chess_pgn(plies: int, seed: int = 1) -> tuple[str, int, int]:
     return "\n\n".join(chunks) + "\n", games, total
 
 
+@functools.lru_cache(maxsize=4)
+def big_block(seed: int = 7) -> bytes:
+    """500 distinct games without their deal, the unit that big files repeat."""
+    return classic(500, deal=False, seed=seed).encode() + b"\n"
+
+
 def write_big(path: Path, size: int, seed: int = 7) -> int:
     """Write a file of at least ``size`` bytes by repeating a block of distinct games."""
-    block = classic(500, deal=False, seed=seed).encode() + b"\n"
+    block = big_block(seed)
     written = 0
     with path.open("wb") as handle:
         while written < size:

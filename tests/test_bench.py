@@ -1,0 +1,71 @@
+"""The bench command: its corpora are seeded and valid, and a small run prints every part.
+
+No timing is asserted: figures depend on the machine; only the shape of the output is.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import lcn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench import __main__ as bench_main  # noqa: E402
+from bench import corpora  # noqa: E402
+
+
+def test_corpora_are_the_same_for_the_same_seed_and_every_game_is_valid() -> None:
+    first = corpora.classic(6, expeditions=6, deal=False, seed=4)
+    assert first == corpora.classic(6, expeditions=6, deal=False, seed=4)
+    assert first != corpora.classic(6, expeditions=6, deal=False, seed=5)
+    reports = list(lcn.validate(first))
+    assert len(reports) == 6 and all(r.valid and r.over for r in reports)
+    for name in ("rivals", "rollwrite"):
+        text = corpora.variant_corpus(name, 3)
+        if text is None:
+            continue
+        reports = list(lcn.validate(text))
+        assert [r.record.variant_name for r in reports] == [name] * 3
+        assert all(r.valid for r in reports)
+
+
+def test_a_big_file_holds_whole_games_and_at_least_the_size_asked(tmp_path: Path) -> None:
+    path = tmp_path / "big.lcn"
+    written = corpora.write_big(path, 300_000)
+    assert written == path.stat().st_size >= 300_000
+    block = corpora.big_block()
+    assert written % len(block) == 0
+    assert sum(1 for _ in lcn.read_headers(path)) == 500 * (written // len(block))
+
+
+def test_the_floor_counts_the_tokens_of_a_game() -> None:
+    text = b'[Player1 "A"]\n[Player2 "B"]\n\n1. R5/d {a note} xB2/d $1 2. R7/B *\n'
+    # two tags, a move number, three words, a comment, a glyph, another number and *
+    assert bench_main.floor_pass(text) == 10
+
+
+def test_a_small_run_prints_every_measure_and_writes_the_markdown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "table.md"
+    code = bench_main.main(["--games", "8", "--runs", "1", "--skip", "jobs", "--skip", "site",
+                            "--skip", "stream", "--markdown", str(out)])
+    assert code == 0
+    printed = capsys.readouterr().out
+    for needle in ("full validation, classic 5, full deal", "full validation, classic 6, no deal",
+                   "full validation, rivals", "floor, classic 5, full deal",
+                   "ratio: validation time / floor time", "headers-only scan", "us/turn"):
+        assert needle in printed
+    try:
+        import chess  # noqa: F401
+    except ModuleNotFoundError:
+        assert "install the bench extra" in printed
+    else:
+        assert "python-chess read_game" in printed and "ratio: LCN turns/s / python-chess" in printed
+    markdown = out.read_text()
+    assert markdown.startswith("`python3 -m bench --games 8")
+    assert "| full validation, classic 5, full deal |" in markdown

@@ -478,15 +478,17 @@ def test_a_record_gives_scores_not_a_winner() -> None:
 
 
 # -- scoring ---------------------------------------------------------------------------------
-def refused(score: Callable[[list[str]], int], seeds: range = range(30)) -> int:
+def refused(score: Callable[[list[str]], int], seeds: range = range(30), *,
+            empty_columns: bool = False) -> int:
     """Gives finished games the result that ``score`` (a column scorer leaving a rule out)
     computes; each such result that differs from the true one must be refused. Returns how
-    many were tried."""
+    many were tried. ``empty_columns`` gives the scorer the colours with no card too."""
     tried = 0
     for seed in seeds:
         game = finished(seed)
         report = validate_record(game)
-        wrong = [sum(score(cards) for cards in report.state.expeditions[p].values() if cards)
+        wrong = [sum(score(cards) for cards in report.state.expeditions[p].values()
+                     if cards or empty_columns)
                  for p in range(2)]
         if wrong == report.score.totals:
             continue
@@ -546,6 +548,11 @@ def test_cards_in_hand_or_on_a_pile_do_not_start_a_column() -> None:
     report = check(record("1. xR3/d R9/R", HANDS))
     # Bo holds R3 and Ada's red pile card was taken: neither costs anyone 20.
     assert report.score.breakdown[0]["R"] == 0 and report.score.breakdown[1]["R"] == -11
+
+    def every_colour_costs(cards: list[str]) -> int:
+        total, wagers, length = _parts(cards)
+        return (total - 20) * (1 + wagers) + (20 if length >= 8 else 0)
+    assert refused(every_colour_costs, empty_columns=True) > 10
 
 
 @legal("C-SCORE-WAGERS")

@@ -9,8 +9,11 @@ spectator did (no hidden card at all), with
 
 from __future__ import annotations
 
+import io
 import sys
+import tempfile
 from pathlib import Path
+from typing import IO
 
 import click
 
@@ -18,7 +21,7 @@ import lcn
 from lcn.validate import validate_record
 from lcn.variants.classic_play import strip_deal
 
-from .io import InputError, open_source, render_diagnostic, source_lines, write_atomically
+from .io import AtomicFile, InputError, SourceLines, open_source, render_diagnostic
 
 
 def _display(name: str) -> str:
@@ -42,56 +45,93 @@ def deal(file: str, keep: str, output: str) -> None:
     display = _display(file)
     seat = None if keep == "none" else int(keep) - 1
     source = open_source(file)
-    reader = lcn.Reader(source)
-    records = list(reader)
-    failed = False
-    problems = [d for r in records for d in r.diagnostics if d.is_error] + reader.file_diagnostics
-    if problems:
-        lines = source_lines(source, (d.line for d in problems if d.line))
-        for d in problems:
-            click.echo(render_diagnostic(d, display, lines, False), err=True)
-        click.echo(f"lcn: {display}: the file cannot be read completely; nothing written",
-                   err=True)
-        sys.exit(1)
-    stripped = []
-    for index, record in enumerate(records, 1):
-        where = f"{display}: game {index} (line {record.line})"
-        if record.variant_name != "classic":
-            click.echo(f"lcn: {where}: a {record.variant_name} game has no hidden deal to strip "
-                       "(only classic records do)", err=True)
-            failed = True
-            continue
-        report = validate_record(record, index)
-        errors = [d for d in report.diagnostics if d.is_error]
-        if errors:
-            lines = source_lines(source, (d.line for d in errors if d.line))
-            for d in errors:
-                click.echo(render_diagnostic(d, display, lines, False), err=True)
-            click.echo(f"lcn: {where}: not a valid record; fix it before stripping its deal",
-                       err=True)
-            failed = True
-            continue
+    # The games stream through, each stripped as it is read, into a file beside the output
+    # (or a temporary one for standard output): nothing is written unless every game can be
+    # stripped, and a file of any size takes bounded memory.
+    replacement: AtomicFile | None = None
+    if output != "-":
+        path = Path(output)
+        if path.is_dir():
+            raise InputError(f"cannot write '{output}': it is a directory")
         try:
-            stripped.append(strip_deal(record, seat))
-        except ValueError as exc:
-            click.echo(f"lcn: {where}: {exc}", err=True)
-            failed = True
-    if failed:
-        click.echo(f"lcn: {display}: nothing written", err=True)
-        sys.exit(1)
-    text = lcn.write_games(stripped) or ""
-    if output == "-":
-        sys.stdout.write(text)
-        return
-    path = Path(output)
-    if path.is_dir():
-        raise InputError(f"cannot write '{output}': it is a directory")
+            replacement = AtomicFile(path)
+        except OSError as exc:
+            raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
+        out: IO[bytes] = replacement.handle
+    else:
+        out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     try:
-        write_atomically(path, text)
-    except OSError as exc:
-        raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
-    count = len(stripped)
-    click.echo(f"{output}: {count} game{'s' if count != 1 else ''} written", err=True)
+        count = _strip_all(source, display, seat, out)
+        if count is None:
+            click.echo(f"lcn: {display}: nothing written", err=True)
+            sys.exit(1)
+        if replacement is None:
+            out.seek(0)
+            for text in io.TextIOWrapper(out, encoding="utf-8", newline=""):
+                sys.stdout.write(text)
+            return
+        try:
+            replacement.commit()
+        except OSError as exc:
+            raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
+        click.echo(f"{output}: {count} game{'s' if count != 1 else ''} written", err=True)
+    finally:
+        if replacement is not None:
+            replacement.discard()
+        else:
+            out.close()
 
+
+def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[bytes]) -> int | None:
+    """Strip every game of a source into ``out``; the number of games, or None when one fails
+    (every problem is reported on standard error)."""
+    reader = lcn.Reader(source)
+    lines = SourceLines(source)
+    failed = unreadable = False
+    count = 0
+    try:
+        for index, record in enumerate(reader, 1):
+            where = f"{display}: game {index} (line {record.line})"
+            errors = [d for d in record.diagnostics if d.is_error]
+            if errors:
+                _report(errors, display, lines)
+                failed = unreadable = True
+                continue
+            if record.variant_name != "classic":
+                click.echo(f"lcn: {where}: a {record.variant_name} game has no hidden deal to "
+                           "strip (only classic records do)", err=True)
+                failed = True
+                continue
+            report = validate_record(record, index)
+            errors = [d for d in report.diagnostics if d.is_error]
+            if errors:
+                _report(errors, display, lines)
+                click.echo(f"lcn: {where}: not a valid record; fix it before stripping its deal",
+                           err=True)
+                failed = True
+                continue
+            try:
+                stripped = strip_deal(record, seat)
+            except ValueError as exc:
+                click.echo(f"lcn: {where}: {exc}", err=True)
+                failed = True
+                continue
+            if not failed:
+                out.write((b"\n" if count else b"") + lcn.write_game(stripped).encode("utf-8"))
+                count += 1
+        if reader.file_diagnostics:
+            _report(reader.file_diagnostics, display, lines)
+            failed = unreadable = True
+    finally:
+        lines.close()
+    if unreadable:
+        click.echo(f"lcn: {display}: the file cannot be read completely", err=True)
+    return None if failed else count
+
+
+def _report(diagnostics: list[lcn.Diagnostic], display: str, lines: SourceLines) -> None:
+    shown = lines.get(d.line for d in diagnostics if d.line)
+    for d in diagnostics:
+        click.echo(render_diagnostic(d, display, shown, False), err=True)
 
 COMMANDS = [deal]

@@ -9,9 +9,11 @@ after an empty line, once the game before it has its termination and no comment 
 A worker checks the second half of that condition on its part; a part whose end it does
 not hold for is validated again together with the next part.
 
-Reports travel without the record's turns and without the final state (``turn_count``
-keeps the number of turns, ``players`` the same names): everything a report says about
-the game is kept, only the material to replay it is left behind. A file with no place to
+Reports travel without the record's turns, the final state and the score's ``details``
+(``turn_count`` keeps the number of turns, ``players`` the same names, the score its
+totals and breakdown): everything ``lcn validate`` says about a game is kept, and what
+only a replay or a score sheet needs is left behind, since sending it would cost about as
+much as validating the game did. A file with no place to
 cut for many megabytes (one enormous line) is read on from there in this process, as
 :class:`lcn.ValidationRun` would, so memory stays bounded whatever the input.
 """
@@ -135,7 +137,7 @@ def _pack(report: GameReport) -> _Packed:
         record.tags.items(), dict(record.tags.lines), _pack_diagnostics(record.diagnostics),
         [getattr(record, name) for name in _RECORD_FIELDS],
         variant.name if variant is not None else None, _pack_diagnostics(report.diagnostics), state,
-        (score.totals, score.breakdown, score.details) if score is not None else None,
+        (score.totals, score.breakdown, []) if score is not None else None,
         report.over, report.complete, report.extra, report.turn_count,
     )
 
@@ -197,8 +199,8 @@ class ParallelRun:
     """Validates a file (a path or bytes) with ``jobs`` processes; iterate for the reports.
 
     The reports and ``file_diagnostics`` are those of :class:`lcn.ValidationRun` on the same
-    source, in the same order, except that each report's record has no turns and the report
-    no final state (see the module's docstring).
+    source, in the same order, except that each report's record has no turns, the report no
+    final state and its score no details (see the module's docstring).
     """
 
     def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None) -> None:

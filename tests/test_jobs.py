@@ -123,6 +123,8 @@ def test_reports_come_without_turns_but_keep_their_number() -> None:
         assert several.record.turns == []
         assert several.turn_count == len(one.record.turns) > 0
         assert several.state is None
+        assert several.score is not None and one.score is not None
+        assert several.score.details == [] != one.score.details
 
 
 def _cli(*args: str) -> tuple[int, str]:

@@ -16,7 +16,10 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
 
 import lcn
 from lcn import jsonform
@@ -28,6 +31,29 @@ from lcn.variants import MoveSyntaxError, find_variant, variant_names
 
 class FuzzFailure(AssertionError):
     """A property broken without an exception: a wrong or inconsistent answer."""
+
+
+class Hang(AssertionError):
+    """One input ran longer than the watchdog allows."""
+
+
+@contextmanager
+def watchdog(seconds: float = 60) -> Iterator[None]:
+    """Fail with Hang when the block runs longer than ``seconds`` (main thread, Unix only).
+
+    Inputs take milliseconds; the limit is a guard against endless loops and work that
+    grows with the square of the input, not a speed requirement.
+    """
+    def expire(_signum: int, _frame: FrameType | None) -> None:
+        raise Hang(f"one input ran for more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def text_of(data: bytes) -> str:

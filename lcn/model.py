@@ -7,10 +7,14 @@ termination. Rules live in the variants; this module knows nothing about any gam
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from .diagnostics import Diagnostic
+
+_part_start = itemgetter(0)
 
 #: Suffix glyphs and the numeric annotation they stand for (as in PGN).
 SUFFIX_GLYPHS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -37,11 +41,13 @@ class Turn:
 
     def position_of(self, offset: int) -> tuple[int, int]:
         """Line and column of a character offset inside ``text`` (for precise carets)."""
-        line, column = self.line, self.column + offset
-        for start, part_line, part_column in self.parts:
-            if start <= offset:
-                line, column = part_line, part_column + (offset - start)
-        return line, column
+        # Parts are in text order: a binary search keeps a turn of many words linear to
+        # report on (one problem per word would otherwise cost words x words).
+        index = bisect_right(self.parts, offset, key=_part_start)
+        if index:
+            start, part_line, part_column = self.parts[index - 1]
+            return part_line, part_column + (offset - start)
+        return self.line, self.column + offset
 
 
 class Tags:

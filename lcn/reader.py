@@ -34,6 +34,8 @@ MAX_TURNS = 100_000
 _BLOCK = 1 << 16
 #: Most digits of a move number (longer ones are reported, not converted).
 MAX_NUMBER_DIGITS = 9
+#: Longest text of one turn of several words (the rest is reported and skipped).
+MAX_TURN_TEXT = 1 << 16
 
 _TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}))")
 # The value is written as an unrolled loop (runs of plain characters between escapes):
@@ -228,6 +230,7 @@ class _Builder:
         self.turn: Turn | None = None
         self.pending_number: tuple[int, int, int, int] | None = None
         self.overflow = False
+        self.long_turn: Turn | None = None
 
     def start_movetext(self) -> None:
         from .variants import find_variant
@@ -275,6 +278,15 @@ class _Builder:
                 if turn is None:
                     return
             if turn.text:
+                if len(turn.text) + len(text) >= MAX_TURN_TEXT:
+                    # Each word copies the text so far: a bound keeps a hostile turn of a
+                    # million words from taking hours.
+                    if self.long_turn is not turn:
+                        self.long_turn = turn
+                        self.diag(_diag("turn-too-long", f"turn longer than {MAX_TURN_TEXT} characters; "
+                                        "the rest of it is skipped", line, column, rule="LCN-FILE",
+                                        length=len(text)))
+                    return
                 turn.parts.append((len(turn.text) + 1, line, column))
                 turn.text += " " + text
             else:

@@ -19,7 +19,9 @@ from .base import Conversion, Importer, syntax_error
 _TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"(?:[^"\\]|\\.)*"\s*\]\s*$')
 #: Movetext words of any variant have digits, slashes, colons or glyphs; prose has none.
 _NOTATION_WORD = re.compile(r"[0-9/:*$]|-$|^[!?]+$")
-_COMMENTS = re.compile(r"\{[^}]*\}|;[^\n]*")
+#: A comment left open runs to the end, as in LCN (and so ``{{{…`` is scanned once, not once
+#: per brace).
+_COMMENTS = re.compile(r"\{[^}]*(?:\}|$)|;[^\n]*")
 _CLASSIC_WORD = re.compile(r"(?:\d+\.+)?x?[YBWGRPO](?:10|[2-9]|w)/(?:[dD](?:=[YBWGRPO](?:10|[2-9]|w))?"
                            r"|[YBWGRP])[!?]*", re.IGNORECASE)
 

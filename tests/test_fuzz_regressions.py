@@ -70,7 +70,7 @@ CRASHES: list[tuple[str, bytes, tuple[str, ...]]] = [
     ("termination in Arabic-Indic digits", "\u0663:\u0663".encode(), ("reader",)),
     ("move number glued to a second one", (TAGS + "1. R5/d 2.0. B4/d *\n").encode(), ("reader",)),
     ("move number glued to the termination", (TAGS + "1. R5/d 2.*\n").encode(), ("reader",)),
-    ("a line of glued move numbers", (TAGS + "1." * 200_000 + " *\n").encode(), ("reader",)),
+    ("a line of glued move numbers", (TAGS + "1." * 20_000 + " *\n").encode(), ("reader",)),
 ]
 
 

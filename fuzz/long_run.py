@@ -32,7 +32,7 @@ def run_session(target: str, work: Path, minutes: float, timeout: int, rss_mb: i
         subprocess.run([sys.executable, "-m", "fuzz.run", "seed", str(corpus)], cwd=root, check=True)
     deadline = time.monotonic() + minutes * 60
     totals = {"runs": 0, "executions": 0, "crashes": 0, "timeouts": 0, "out_of_memory": 0,
-              "peak_rss_mb": 0, "coverage": 0, "features": 0}
+              "slow_inputs": 0, "peak_rss_mb": 0, "coverage": 0, "features": 0}
     started = time.time()
     while (left := int(deadline - time.monotonic())) > 5:
         totals["runs"] += 1
@@ -45,11 +45,14 @@ def run_session(target: str, work: Path, minutes: float, timeout: int, rss_mb: i
         text = log.read_text(errors="replace")
         stats = {name: int(value) for name, value in _STAT.findall(text)}
         totals["executions"] += stats.get("number_of_executed_units", 0)
+        totals["slow_inputs"] += text.count("Slowest unit:")
         totals["peak_rss_mb"] = max(totals["peak_rss_mb"], stats.get("peak_rss_mb", 0))
         coverage = _COVERAGE.findall(text)
         if coverage:
             totals["coverage"] = max(totals["coverage"], int(coverage[-1][0]))
             totals["features"] = max(totals["features"], int(coverage[-1][1]))
+        if "libFuzzer: run interrupted" in text:
+            break  # stopped by hand (Ctrl-C): the figures so far still count
         if "ERROR: libFuzzer: timeout" in text:
             totals["timeouts"] += 1
         elif "out-of-memory" in text:
@@ -60,6 +63,10 @@ def run_session(target: str, work: Path, minutes: float, timeout: int, rss_mb: i
     totals["seconds"] = round(time.time() - started)
     totals["corpus_files"] = sum(1 for _ in corpus.iterdir())
     totals["crash_files"] = sorted(path.name for path in crashes.iterdir())
+    totals["slowest_input_seconds"] = max(
+        (int(value) for log in logs.iterdir()
+         for name, value in _STAT.findall(log.read_text(errors="replace"))
+         if name == "slowest_unit_time_sec"), default=0)
     (work / "summary.json").write_text(json.dumps(totals, indent=2) + "\n")
     return totals
 

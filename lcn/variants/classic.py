@@ -442,13 +442,10 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 continue
             state.hand_tag[seat] = True
             state.unknown[seat] = 0
-            known, where, place = state.known[seat], state.where, ("hand", seat)
+            known = state.known[seat]
             for card in cards:
                 known[card] = known.get(card, 0) + 1
-                if card[1] != "w" and card not in where:  # the usual case, without a call
-                    where[card] = place
-                else:
-                    self._locate(state, card, place, tag, problems)
+            self._deal(state, cards, tag, problems, seat)
         text = record.tags.get("Deck")
         if text is not None:
             cards = self._deal_cards("Deck", text, config, problems)
@@ -458,12 +455,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                                         f"{config.pile_size} after the deal", tag="Deck"))
             elif cards is not None:
                 state.deck = cards
-                where = state.where
-                for index, card in enumerate(cards):
-                    if card[1] != "w" and card not in where:  # the usual case, without a call
-                        where[card] = ("deck", index)
-                    else:
-                        self._locate(state, card, ("deck", index), "Deck", problems)
+                self._deal(state, cards, "Deck", problems)
         return state, problems
 
     @staticmethod
@@ -474,6 +466,26 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         except MoveSyntaxError as exc:
             problems.append(Problem("deal-invalid", "C-SETUP-DEAL", f"{tag}: {exc.message}", tag=tag))
             return None
+
+    def _deal(self, state: ClassicState, cards: list[str], tag: str, problems: list[Problem],
+              seat: int | None = None) -> None:
+        """Place the cards of a Hand tag (its seat given) or of the Deck tag, in order.
+
+        The usual card, not known anywhere yet, is placed here without a call; the others
+        go through ``_locate``, which says what is wrong.
+        """
+        where, located, wagers = state.where, state.wagers_located, state.config.wagers
+        hand = ("hand", seat)
+        for index, card in enumerate(cards):
+            place = hand if seat is not None else ("deck", index)
+            if card[1] != "w":
+                if card not in where:
+                    where[card] = place
+                    continue
+            elif located[card[0]] < wagers:
+                located[card[0]] += 1
+                continue
+            self._locate(state, card, place, tag, problems)
 
     @staticmethod
     def _locate(state: ClassicState, card: str, place: tuple[Any, ...], tag: str,

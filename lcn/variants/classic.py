@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..diagnostics import Severity
+from ..diagnostics import Diagnostic, Severity
 from .base import MoveSyntaxError, Problem, Score, Variant
 
 if TYPE_CHECKING:
@@ -827,8 +827,6 @@ class ClassicMatchTracker:
         self.matches: dict[str, dict[str, Any]] = {}
 
     def add(self, report: Any) -> None:
-        from ..diagnostics import Diagnostic
-
         record = report.record
         name = record.tags.get("Match")
         if name is None:

@@ -286,3 +286,28 @@ def test_a_stored_game_survives_a_restart_of_the_server(tmp_path: Path, database
         assert second.test_client().get(f"/g/{gid}.lcn").get_data(as_text=True) == text
     finally:
         second.extensions["lcn_store"].close()
+
+
+def test_the_share_panel_follows_the_turn_in_the_browser(tmp_path: Path) -> None:
+    from site_support import browser_page, live_server, make_app
+
+    app = make_app(tmp_path)
+    text = _canonical(SAMPLES / "classic" / "rulebook-scoring.lcn")
+    token = encode_link(text)
+    with live_server(app) as base, browser_page() as (page, errors):
+        page.goto(f"{base}/v?g={token}&turn=6")
+        assert page.locator("#share-permalink").count() == 0  # nothing stored, no permalink
+        assert page.locator("#share button[data-copy]").first.is_visible()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.getElementById('share-turn').value.endsWith('turn=7')")
+        assert page.locator("#share-self-contained").input_value() == f"{base}/v?g={token}&turn=7"
+        assert f'src="{base}/embed/v?g={token}&amp;turn=7"' in page.locator("#share-embed").input_value()
+        assert page.locator("#annotate-at-turn").input_value() == "7"
+        assert page.locator("#annotate-turn-7").is_visible()
+        assert page.locator("#annotate-turn-6").is_hidden()
+        # The embed code works: the page it names is the compact replay at that turn.
+        page.goto(f"{base}/embed/v?g={token}&turn=7")
+        assert page.locator("#share").count() == 0
+        assert page.locator("a.embed-open").get_attribute("href") == f"{base}/v?g={token}&turn=7"
+        assert errors.messages == []
+    app.extensions["lcn_store"].close()

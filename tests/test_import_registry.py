@@ -210,3 +210,35 @@ def test_damaged_input_never_raises_anything_but_a_clear_error(data: st.DataObje
         return
     for problem in result.diagnostics:
         assert problem.message and (problem.line is None or problem.line >= 1)
+
+
+def test_concurrent_first_uses_all_see_every_format() -> None:
+    """A server's first requests come from several threads at once; none may see a half-filled
+    registry (it used to answer "not in any format known here (tried )")."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import importlib, threading, time
+        real = importlib.import_module
+        def slow(name, *args, **kwargs):
+            if name.startswith("lcn.importers."):
+                time.sleep(0.05)  # widen the window in which the registry is being filled
+            return real(name, *args, **kwargs)
+        importlib.import_module = slow
+        import lcn.importers as registry
+        seen = []
+        def use():
+            seen.append(len(registry.formats()))
+        threads = [threading.Thread(target=use) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        print(sorted(set(seen)), len(registry.BUILTIN))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    counts, builtin = out[:-1], int(out[-1])
+    assert len(counts) == 1 and int(counts[0].strip("[],")) >= builtin, out

@@ -27,6 +27,7 @@ R7/d
 from __future__ import annotations
 
 import dataclasses
+import threading
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ BUILTIN = {"lcn": "lcn_text", "json": "json_form", "openspiel": "openspiel",
 
 _REGISTRY: dict[str, Importer] = {}
 _LOADED = False
+_LOAD_LOCK = threading.Lock()
 
 
 def register_importer(importer: Importer) -> None:
@@ -68,10 +70,22 @@ def register_importer(importer: Importer) -> None:
 
 
 def _load() -> None:
+    """Fill the registry once; the flag is set only when it is full.
+
+    A server answers its first requests from several threads at once: had the flag been set
+    before the formats were registered, a second thread would have seen an empty registry and
+    refused a valid input as "not in any format known here".
+    """
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
+    with _LOAD_LOCK:
+        if not _LOADED:
+            _fill()
+            _LOADED = True
+
+
+def _fill() -> None:
     import importlib
 
     for module_name in BUILTIN.values():

@@ -38,6 +38,11 @@ class ClassicConfig:
     bonus_length: int = 8
     bonus: int = 20
 
+    def __hash__(self) -> int:
+        # Each game looks its caches up by its config: hashing the colours alone is cheap,
+        # and equal configs have equal colours, which is all a hash needs.
+        return hash(self.colours)
+
     @property
     def total_cards(self) -> int:
         return len(self.colours) * (len(self.values) + self.wagers)
@@ -418,13 +423,14 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
     def setup(self, record: GameRecord) -> tuple[ClassicState, list[Problem]]:
         config, problems = self.config_for(record)
         state = ClassicState(config, self.players(record))
+        tags = set(record.tags)
         for seat in range(3, 6):
-            if f"Player{seat}" in record.tags:
+            if f"Player{seat}" in tags:
                 problems.append(Problem("player-count", "C-SETUP-PLAYERS",
                                         f"classic Lost Cities is for 2 players, but Player{seat} is "
                                         "given", tag=f"Player{seat}"))
         for seat in (1, 2):
-            if f"Player{seat}" not in record.tags:
+            if f"Player{seat}" not in tags:
                 problems.append(Problem("missing-tag", "C-SETUP-PLAYERS",
                                         f"no Player{seat} tag: the player is called "
                                         f"\"Player {seat}\"", Severity.WARNING, tag=f"Player{seat}"))

@@ -30,8 +30,10 @@ MAX_LINE = 1 << 20
 MAX_COMMENT = 1 << 20
 #: Most turns kept in one game (hostile files with no termination stay bounded).
 MAX_TURNS = 100_000
-#: Bytes read at a time from a binary source.
-_BLOCK = 1 << 16
+#: Bytes read at a time from a binary source. A block is split into its lines at once, so
+#: the lines of a block are what the reader holds beyond one game: 16 KiB reads as fast as
+#: 64 KiB and holds a quarter of the memory.
+_BLOCK = 1 << 14
 #: Most digits of a move number (longer ones are reported, not converted).
 MAX_NUMBER_DIGITS = 9
 #: Longest text of one turn of several words (the rest is reported and skipped).

@@ -23,7 +23,15 @@ from types import FrameType
 
 import lcn
 from lcn import jsonform
-from lcn.importers import ImportError_, detect, export_records, formats, import_text, output_formats
+from lcn.importers import (
+    ImportError_,
+    detect,
+    export_records,
+    formats,
+    get_importer,
+    import_text,
+    output_formats,
+)
 from lcn.model import GameRecord
 from lcn.validate import validate_record
 from lcn.variants import MoveSyntaxError, find_variant, variant_names
@@ -185,6 +193,11 @@ def importers(data: bytes) -> None:
     for name, confidence in detect(text):
         if not (0.0 <= confidence <= 1.0) or math.isnan(confidence):
             raise FuzzFailure(f"{name} detection gave {confidence}")
+    # The registry forgives a faulty plugin's detection; the built-in ones must not need it.
+    for name, _title in formats():
+        confidence = get_importer(name).detect(text)
+        if not isinstance(confidence, float | int) or not 0.0 <= confidence <= 1.0:
+            raise FuzzFailure(f"{name} detection gave {confidence!r}")
     names = [None] + [name for name, _title in formats()]
     for fmt in names:
         try:

@@ -193,6 +193,10 @@ def _read_input() -> tuple[str, str]:
         except json.JSONDecodeError as exc:
             raise BadInput(f"the body is not valid JSON: {exc.msg} at line {exc.lineno}, "
                            f"column {exc.colno}") from None
+        except RecursionError:
+            raise BadInput("the JSON body is nested too deeply") from None
+        except ValueError:  # json.loads's other refusal: a number of more than 4300 digits
+            raise BadInput("the JSON body has a number with too many digits") from None
         if not isinstance(body, dict):
             raise BadInput('expected a JSON object {"lcn": "..."} or the LCN text itself')
         try:

@@ -303,3 +303,18 @@ def test_show_notes_what_the_reader_could_not_read() -> None:
     fine = run("show", "-", "--turn", "1", input=VALID + "\n" + UNREADABLE)
     assert fine.exit_code == 0 and "note:" not in fine.output
     assert run("show", "-", "--view", "3", input=VALID).exit_code == 2
+
+
+@pytest.mark.skipif(shutil.which("lcn") is None, reason="the lcn command is not installed")
+def test_every_command_of_the_readme_works(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## The command line", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
+    assert len(commands) >= 8 and any("match.lcn" in c for c in commands)
+    (tmp_path / "samples").symlink_to(ROOT / "samples", target_is_directory=True)
+    shutil.copy(CLASSIC / "full-deal.lcn", tmp_path / "game.lcn")
+    for command in commands:
+        process = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, timeout=120,
+                                 check=False)
+        assert process.returncode == 0, (command, process.stderr)
+        assert b"Traceback" not in process.stderr

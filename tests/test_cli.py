@@ -318,3 +318,14 @@ def test_every_command_of_the_readme_works(tmp_path: Path) -> None:
                                  check=False)
         assert process.returncode == 0, (command, process.stderr)
         assert b"Traceback" not in process.stderr
+
+
+def test_the_readme_library_example_runs(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = readme.split("## The library", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    shutil.copy(CLASSIC / "match.lcn", tmp_path / "games.lcn")
+    process = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120, check=False)
+    assert process.returncode == 0, process.stderr
+    assert process.stdout.splitlines()[:3] == ["1 True [13, 42]", "2 True [32, 24]", "3 True [8, 43]"]
+    assert "1. R5/d xB2/d *" in process.stdout

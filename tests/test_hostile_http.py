@@ -81,6 +81,20 @@ def test_oversized_bodies_get_413(client: Any, route: str, kind: str) -> None:
         assert _error(response)["status"] == 413
 
 
+@pytest.mark.parametrize("route", POST_ROUTES)
+def test_thousands_of_form_parts_are_never_a_500(client: Any, route: str) -> None:
+    from io import BytesIO
+
+    many = {f"f{i}": "x" for i in range(3000)}
+    multipart = client.post(route, data={**many, "file": (BytesIO(b"R5/d *"), "g.lcn")},
+                            content_type="multipart/form-data")
+    assert 400 <= multipart.status_code < 500, multipart.status_code
+    urlencoded = client.post(route, data="&".join(f"f{i}=x" for i in range(8000)),
+                             content_type="application/x-www-form-urlencoded")
+    # /api/v1/validate takes any text as a file to check (a 200 with its diagnostics).
+    assert urlencoded.status_code < 500, urlencoded.status_code
+
+
 # -- 400 ----------------------------------------------------------------------------------
 
 MALFORMED_JSON = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from lcn.variants.classic import (
     CLASSIC_5,
     CLASSIC_6,
     ClassicMove,
+    ClassicState,
     ClassicVariant,
     card_value,
     parse_move,
@@ -185,3 +187,25 @@ def test_legal_moves_are_exactly_the_moves_the_rules_accept() -> None:
                         assert (candidate in legal) == (not problems), (seed, index, candidate)
                 variant.apply(state, move)
             assert variant.legal_moves(state) == []
+
+
+def test_validation_without_the_deal_takes_no_pass_over_the_cards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal-less check is linear (docs/hidden-information.md §8): each turn does a
+    constant number of lookups, and the pass over the whole card set that deduces hidden
+    cards (``unseen``) runs only for snapshots, never per turn of a plain validation."""
+    calls: list[int] = []
+
+    def counted(self: ClassicState) -> dict[str, int]:
+        calls.append(self.turn)
+        return original(self)
+
+    original = ClassicState.unseen
+    monkeypatch.setattr(ClassicState, "unseen", counted)
+    for seed in range(20):
+        full = random_game(seed)
+        for view in (strip_deal(full), strip_deal(full, 0), strip_deal(full, 1)):
+            assert validate_record(view).valid
+    assert calls == []
+    report = validate_record(strip_deal(random_game(0)), keep_snapshots=True)
+    assert report.snapshots is not None and len(calls) >= len(report.snapshots)

@@ -178,3 +178,10 @@ def test_a_turn_after_the_end_cannot_be_written_as_a_narrated_log() -> None:
     assert not result.complete
     assert "comes after the end of the game" in result.diagnostics[0].message
     targets.cli(lcn.write_game(record).encode(), [["convert", "--to", "text", "-"]])
+
+
+def test_every_crash_input_through_parallel_validation() -> None:
+    """``lcn validate --jobs`` cuts a file between games: all the crash inputs as one file."""
+    data = b"\n\n".join(case[1] for case in CRASHES)
+    targets.cli(data, [["validate", "--jobs", "2", "-"],
+                       ["validate", "--jobs", "2", "--format", "json", "-"]])

@@ -69,3 +69,23 @@ def test_a_small_run_prints_every_measure_and_writes_the_markdown(
     markdown = out.read_text()
     assert markdown.startswith("`python3 -m bench --games 8")
     assert "| full validation, classic 5, full deal |" in markdown
+
+
+def test_the_fast_score_of_classic_gives_the_details_of_score_expedition() -> None:
+    # classic's score() builds ExpeditionScore.to_json's dicts directly, for speed: same values
+    from lcn.variants.classic import VARIANT, score_expedition
+    from lcn.variants.classic_play import random_game, strip_deal
+
+    for seed in range(12):
+        record = random_game(seed, expeditions=5 + seed % 2)
+        if seed % 3 == 0:
+            record = strip_deal(record)
+        for upto in (0, 7, len(record.turns) // 2, len(record.turns)):
+            shortened = lcn.GameRecord(tags=record.tags, turns=record.turns[:upto], termination="*")
+            state = lcn.validate_record(shortened).state
+            score = VARIANT.score(state)
+            expected = [[score_expedition(c, state.expeditions[p][c], state.config) for c in
+                         state.config.colours] for p in range(2)]
+            assert score.details == [[column.to_json() for column in row] for row in expected]
+            assert score.breakdown == [{c.colour: c.points for c in row} for row in expected]
+            assert score.totals == [sum(c.points for c in row) for row in expected]

@@ -223,6 +223,13 @@ def score_expedition(colour: str, cards: list[str], config: ClassicConfig = CLAS
     """
     if not cards:
         return ExpeditionScore(colour, [], False, 0, 0, 0, 1, 0, 0)
+    wagers, total, multiplier, bonus, points = _column(cards, config)
+    return ExpeditionScore(colour, list(cards), True, wagers, total, config.cost, multiplier,
+                           bonus, points)
+
+
+def _column(cards: list[str], config: ClassicConfig) -> tuple[int, int, int, int, int]:
+    """The steps of a started column's score: wagers, sum, multiplier, bonus, points."""
     wagers = total = 0
     for card in cards:
         rank = card[1:]
@@ -232,9 +239,7 @@ def score_expedition(colour: str, cards: list[str], config: ClassicConfig = CLAS
             total += int(rank)
     multiplier = 1 + wagers
     bonus = config.bonus if len(cards) >= config.bonus_length else 0
-    points = (total - config.cost) * multiplier + bonus
-    return ExpeditionScore(colour, list(cards), True, wagers, total, config.cost, multiplier,
-                           bonus, points)
+    return wagers, total, multiplier, bonus, (total - config.cost) * multiplier + bonus
 
 
 def _ordinal(number: int) -> str:
@@ -736,15 +741,31 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
 
     # -- scoring ----------------------------------------------------------------------
     def score(self, state: ClassicState) -> Score:
+        # Run once per game by the validator, so the details are made as the dicts of
+        # ExpeditionScore.to_json directly, without an ExpeditionScore per column.
+        config = state.config
         totals: list[int] = []
         breakdown: list[dict[str, int]] = []
         details: list[Any] = []
         for player in range(2):
-            columns = [score_expedition(c, state.expeditions[player][c], state.config)
-                       for c in state.config.colours]
-            totals.append(sum(col.points for col in columns))
-            breakdown.append({col.colour: col.points for col in columns})
-            details.append([col.to_json() for col in columns])
+            points_of: dict[str, int] = {}
+            columns = []
+            expeditions = state.expeditions[player]
+            for colour in config.colours:
+                cards = expeditions[colour]
+                if cards:
+                    wagers, total, multiplier, bonus, points = _column(cards, config)
+                    columns.append({"colour": colour, "cards": list(cards), "started": True,
+                                    "wagers": wagers, "sum": total, "cost": config.cost,
+                                    "multiplier": multiplier, "bonus": bonus, "points": points})
+                else:
+                    points = 0
+                    columns.append({"colour": colour, "cards": [], "started": False, "wagers": 0,
+                                    "sum": 0, "cost": 0, "multiplier": 1, "bonus": 0, "points": 0})
+                points_of[colour] = points
+            totals.append(sum(points_of.values()))
+            breakdown.append(points_of)
+            details.append(columns)
         return Score(totals, breakdown, details)
 
     # -- presentation -----------------------------------------------------------------

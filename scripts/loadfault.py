@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import json
 import os
 import shutil
@@ -141,8 +142,13 @@ def request(base: str, method: str, path: str, body: bytes | None = None,
         with urllib.request.urlopen(req, timeout=timeout) as response:
             return Answer(response.status, response.read())
     except urllib.error.HTTPError as exc:
-        return Answer(exc.code, exc.read())
-    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+        try:
+            return Answer(exc.code, exc.read())
+        except (http.client.HTTPException, OSError):
+            return Answer(0)
+    except (urllib.error.URLError, http.client.HTTPException, OSError):
+        # Refused, reset, or cut off in the middle of the answer (a killed server): an
+        # upload is acknowledged only by a whole answer.
         return Answer(0)
 
 

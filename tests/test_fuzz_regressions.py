@@ -68,6 +68,12 @@ CRASHES: list[tuple[str, bytes, tuple[str, ...]]] = [
      ("importers",)),
     ("narrated card value with a superscript digit", "Ada plays the red \u00b2\n".encode(), ("importers",)),
     ("termination in Arabic-Indic digits", "\u0663:\u0663".encode(), ("reader",)),
+    ("narrated log with a Result tag that is not a result",
+     b'[Player1 "Emil"]\n[Player2 "Nora"]\n[Result "!!12:14"]\n\nEmil plays the yellow 2.\n'
+     b"Emil draws from the draw pile.\n", ("importers",)),
+    ("narrated log with a Result tag of 5000 digits",
+     b'[Player1 "Emil"]\n[Player2 "Nora"]\n[Result "' + b"9" * 5000 + b':1"]\n\nEmil plays the yellow 2.\n'
+     b"Emil draws from the draw pile.\n", ("importers",)),
     ("move number glued to a second one", (TAGS + "1. R5/d 2.0. B4/d *\n").encode(), ("reader",)),
     ("move number glued to the termination", (TAGS + "1. R5/d 2.*\n").encode(), ("reader",)),
     ("a line of glued move numbers", (TAGS + "1." * 20_000 + " *\n").encode(), ("reader",)),
@@ -185,3 +191,16 @@ def test_every_crash_input_through_parallel_validation() -> None:
     data = b"\n\n".join(case[1] for case in CRASHES)
     targets.cli(data, [["validate", "--jobs", "2", "-"],
                        ["validate", "--jobs", "2", "--format", "json", "-"]])
+
+
+def test_a_narrated_log_with_a_bad_result_tag_is_read_with_a_warning() -> None:
+    """Found by a longer Hypothesis run: the importer asserted the tag was scores."""
+    from lcn.importers import import_text
+
+    text = '[Player1 "Emil"]\n[Player2 "Nora"]\n[Result "!!12:14"]\n\nEmil plays the yellow 2.\n' \
+           "Emil draws from the draw pile.\n"
+    result = import_text(text, "text")
+    assert result.records[0].tags["Result"] == "*"
+    (warning,) = [d for d in result.diagnostics if d.code == "tag-value"]
+    assert warning.line == 3
+    assert "neither final scores nor `*`" in warning.message

@@ -374,7 +374,7 @@ class Parser:
 
     def final(self, rest: str) -> tuple[str | None, list[tuple[str, int]]] | None:
         rest = rest.strip().rstrip(".")
-        if rest == "*" or RESULT_PATTERN.fullmatch(rest):
+        if rest == "*" or _is_scores(rest):
             return rest, []
         scores = []
         for part in re.split(r",|;|\s+-\s+|\s+–\s+", rest):
@@ -645,7 +645,11 @@ class _Games:
         tag = builder.record.tags.get("Result")
         if tag is not None:
             tag_line = builder.record.tags.lines.get("Result", builder.record.line)
-            if stated is None:
+            if tag.strip() != "*" and not _is_scores(tag.strip()):
+                builder.warn("tag-value", f"the Result tag \"{shown(tag)}\" is neither final scores "
+                             "nor `*`; the record's Result is worked out from the log instead",
+                             (tag_line, 1, 1))
+            elif stated is None:
                 stated, span = tag.strip(), (tag_line, 1, 1)
             elif _result(stated) != _result(tag.strip()):
                 builder.warn("log-mismatch", f"the Result tag says {tag}, but the log's final "
@@ -976,9 +980,15 @@ class _Games:
         return True
 
 
+def _is_scores(text: str) -> bool:
+    """Whether ``text`` is final scores (``54:12``) of numbers no game reaches past 9 digits."""
+    return RESULT_PATTERN.fullmatch(text) is not None \
+        and all(len(part.lstrip("-")) <= 9 for part in text.split(":"))
+
+
 def _result(value: list[int] | str | None) -> list[int] | str | None:
     """A result as scores, ``*`` or None (a text like ``54:12`` becomes [54, 12])."""
-    if isinstance(value, str) and value != "*" and RESULT_PATTERN.fullmatch(value):
+    if isinstance(value, str) and value != "*" and _is_scores(value):
         return [int(part) for part in value.split(":")]
     return value
 

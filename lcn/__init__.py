@@ -4,14 +4,17 @@
 >>> text = '''[Player1 "Ada"]
 ... [Player2 "Bo"]
 ...
-... 1. R5/d xB2/d 2. R7/B *
+... 1. R5/d xB2/d 2. R4/d *
 ... '''
 >>> game = lcn.read_game(text)
 >>> report = lcn.validate_record(game)
 >>> report.valid
 False
->>> print(report.diagnostics[0].format("game.lcn"))
-game.lcn:4:19: error[card-elsewhere] Ada cannot hold B2: it is on the blue discard pile...
+>>> d = report.diagnostics[0]
+>>> d.line, d.column, d.turn, d.code, d.rule
+(4, 18, 3, 'not-ascending', 'C-PLACE-ASCENDING')
+>>> print(d.message)
+R4 cannot follow R5 in Ada's red expedition: each card must be higher than the one before
 """
 
 from .diagnostics import Diagnostic, LCNError, Severity

@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
-from .reader import Reader
+from .reader import Reader, _Joined
 from .validate import GameReport, validate_record
 from .variants import Score, find_variant
 
@@ -77,26 +77,6 @@ class _PartResult:
     file_diagnostics: list[Diagnostic]
     #: Whether the part ends the way a cut needs (its last game terminated, no comment open).
     clean_end: bool
-
-
-class _Chain:
-    """The bytes of a part, then the rest of the stream, read by lines (for the reader)."""
-
-    def __init__(self, head: bytes, tail: IO[bytes]) -> None:
-        self.head = io.BytesIO(head)
-        self.tail = tail
-
-    def readline(self, limit: int = -1) -> bytes:
-        line = self.head.readline(limit)
-        if line.endswith(b"\n") or (limit >= 0 and len(line) >= limit):
-            return line
-        return line + self.tail.readline(limit - len(line) if limit >= 0 else -1)
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.head.read(size)
-        if size < 0:
-            return data + self.tail.read()
-        return data if len(data) == size else data + self.tail.read(size - len(data))
 
 
 _DIAGNOSTIC_FIELDS = [f.name for f in fields(Diagnostic)]
@@ -266,7 +246,7 @@ class ParallelRun:
     def _read_on(part: _Part) -> _PartResult:
         """The rest of the file from a part, read here as it streams (the uncuttable case)."""
         assert part.tail is not None
-        reader = Reader(_Chain(part.data, part.tail), first_line=part.first_line)  # type: ignore[arg-type]
+        reader = Reader(_Joined(part.data, part.tail), first_line=part.first_line)  # type: ignore[arg-type]
         result = _PartResult([], reader.file_diagnostics, True)
         result.reports = (_pack(validate_record(record, index))  # type: ignore[assignment]
                           for index, record in enumerate(reader, 1))

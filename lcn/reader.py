@@ -222,6 +222,12 @@ class _Joined:
             return line
         return line + self.tail.readline(limit - len(line) if limit >= 0 else -1)
 
+    def read(self, size: int = -1) -> bytes:
+        data = self.head.read(size)
+        if size < 0:
+            return data + self.tail.read()
+        return data if len(data) == size else data + self.tail.read(size - len(data))
+
 
 class _Builder:
     """Builds one GameRecord from lexed tokens, grouping words into turns."""

@@ -13,9 +13,9 @@ Reports travel without the record's turns, the final state and the score's ``det
 (``turn_count`` keeps the number of turns, ``players`` the same names, the score its
 totals and breakdown): everything ``lcn validate`` says about a game is kept, and what
 only a replay or a score sheet needs is left behind, since sending it would cost about as
-much as validating the game did. A file with no place to
-cut for many megabytes (one enormous line) is read on from there in this process, as
-:class:`lcn.ValidationRun` would, so memory stays bounded whatever the input.
+much as validating the game did. A file with no place to cut for many parts (one enormous
+line, a comment left open over many games) is read on from the last cut in this process,
+as :class:`lcn.ValidationRun` would, so memory and time stay bounded whatever the input.
 """
 
 from __future__ import annotations
@@ -147,32 +147,55 @@ def _validate_part(part: _Part) -> _PartResult:
     return _PartResult(reports, list(reader.file_diagnostics), clean)
 
 
-def _parts(handle: IO[bytes], part_size: int) -> Iterator[_Part]:
-    """Cut a binary stream into parts at places where a game starts after an empty line."""
-    line = 1
-    offset = 0
-    rest = b""
-    empty = True
-    while True:
-        if len(rest) > LONGEST_UNCUT * part_size:
-            yield _Part(rest, line, offset + len(rest), last=True, tail=handle)
-            return
-        block = handle.read(part_size)
-        data = rest + block if rest else block
-        if not block:
-            if data or empty:  # an empty file is a part too: the reader says it is empty
-                yield _Part(data, line, offset + len(data), last=True)
-            return
-        empty = False
-        cut = max(data.rfind(sep) for sep in _CUTS)
-        if cut <= 0:
-            rest = data  # no place to cut yet: read on
-            continue
-        cut = data.index(b"[", cut)
-        piece, rest = data[:cut], data[cut:]
-        offset += len(piece)
-        yield _Part(piece, line, offset)
-        line += piece.count(b"\n")
+class _Cutter:
+    """Cuts a binary stream into parts at places where a game starts after an empty line."""
+
+    def __init__(self, handle: IO[bytes], part_size: int) -> None:
+        self.handle = handle
+        self.part_size = part_size
+        self.line = 1
+        self.offset = 0
+        #: Bytes read but not yet given out in a part.
+        self.rest = b""
+        self.empty = True
+        self.done = False
+
+    def __iter__(self) -> Iterator[_Part]:
+        return self
+
+    def __next__(self) -> _Part:
+        while not self.done:
+            rest = self.rest
+            if len(rest) > LONGEST_UNCUT * self.part_size:
+                return self.remainder(b"")
+            block = self.handle.read(self.part_size)
+            data = rest + block if rest else block
+            if not block:
+                self.done = True
+                if data or self.empty:  # an empty file is a part too: the reader says it is empty
+                    self.rest = b""
+                    return _Part(data, self.line, self.offset + len(data), last=True)
+                break
+            self.empty = False
+            cut = max(data.rfind(sep) for sep in _CUTS)
+            if cut <= 0:
+                self.rest = data  # no place to cut yet: read on
+                continue
+            cut = data.index(b"[", cut)
+            piece, self.rest = data[:cut], data[cut:]
+            first_line = self.line
+            self.offset += len(piece)
+            self.line += piece.count(b"\n")
+            return _Part(piece, first_line, self.offset)
+        raise StopIteration
+
+    def remainder(self, head: bytes, first_line: int | None = None) -> _Part:
+        """The last part: ``head``, what is read but not given out, and the rest of the stream
+        unread, to be read on as it streams."""
+        self.done = True
+        data, self.rest = head + self.rest, b""
+        return _Part(data, self.line if first_line is None else first_line, self.offset + len(data),
+                     last=True, tail=self.handle)
 
 
 class ParallelRun:
@@ -210,7 +233,7 @@ class ParallelRun:
     def _results(self, handle: IO[bytes]) -> Iterator[_PartResult]:
         """Part results in file order; a part with an unclean end is redone with the next."""
         context = multiprocessing.get_context()
-        parts = _parts(handle, self.part_size)
+        parts = _Cutter(handle, self.part_size)
         with context.Pool(self.jobs) as pool:
             window: deque[tuple[_Part, Any]] = deque()
 
@@ -227,6 +250,13 @@ class ParallelRun:
                 part, pending = window.popleft()
                 result = pending.get() if pending is not None else None
                 while (result is None or not result.clean_end) and not part.last:
+                    if len(part.data) > LONGEST_UNCUT * self.part_size:
+                        # Still no place to cut (a comment left open over many games): read on
+                        # from here in this process, streaming, rather than hold it all.
+                        ahead = b"".join(queued.data for queued, _ in window)
+                        window.clear()
+                        part = parts.remainder(part.data + ahead, part.first_line)
+                        break
                     fill()  # a part that cannot end here: validate it again with the next one
                     if not window:
                         break

@@ -117,6 +117,15 @@ def test_a_file_with_nowhere_to_cut_is_read_on_in_one_process() -> None:
     _same_as_one_process(data, 64)
 
 
+def test_a_comment_left_open_over_many_games_is_read_on_in_one_process() -> None:
+    # Every part ends inside the comment, so none can be cut: after a few joined parts the
+    # rest is read here, streaming, instead of joining (and validating again) ever more.
+    data = ("{ never closed\n\n" + "\n".join(_games(30, 12))).encode()
+    assert _same_as_one_process(data, 200) == 1
+    data = ("\n".join(_games(5, 13)) + "\n\n{ never closed\n\n" + "\n".join(_games(30, 14))).encode()
+    assert _same_as_one_process(data, 200) == 5  # the comment closes the fifth game
+
+
 def test_reports_come_without_turns_but_keep_their_number() -> None:
     data = "\n".join(_games(4, 6)).encode()
     for one, several in zip(lcn.ValidationRun(data), ParallelRun(data, 2, part_size=200), strict=True):

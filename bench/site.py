@@ -7,6 +7,7 @@ what rendering a replay costs over plain serving on this machine.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -81,6 +82,9 @@ def bench_site(table: Any) -> None:
         import replay_server
     except ModuleNotFoundError:
         table.add("site under load", "n/a", "replay_server not installed")
+        return
+    if importlib.util.find_spec("gunicorn") is None:
+        table.add("site under load", "n/a", "install the server extra: pip install '.[server]'")
         return
     sample = Path(__file__).resolve().parent.parent / "samples" / "classic"
     game_file = sample / "full-deal.lcn"

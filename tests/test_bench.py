@@ -89,3 +89,13 @@ def test_the_fast_score_of_classic_gives_the_details_of_score_expedition() -> No
             assert score.details == [[column.to_json() for column in row] for row in expected]
             assert score.breakdown == [{c.colour: c.points for c in row} for row in expected]
             assert score.totals == [sum(c.points for c in row) for row in expected]
+
+
+def test_without_the_bench_extra_the_peer_is_marked_missing(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(bench_main, "_peer", lambda: None)
+    assert bench_main.main(["--games", "4", "--runs", "1", "--skip", "scaling", "--skip", "jobs",
+                            "--skip", "site", "--skip", "stream"]) == 0
+    printed = capsys.readouterr().out
+    assert "install the bench extra" in printed
+    assert "full validation, classic 5, full deal" in printed

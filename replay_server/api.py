@@ -216,19 +216,53 @@ def _bad(exc: BadInput) -> ResponseReturnValue:
     return error_response(400, exc.message, extra={"diagnostics": exc.diagnostics})
 
 
-def validation_document(text: str) -> dict[str, Any]:
-    """What ``lcn validate --format json`` prints for a file holding ``text``."""
+def _bound_diagnostics(games: list[dict[str, Any]], budget: int | None) -> int:
+    """List at most ``budget`` diagnostics over all ``games``, in order; return how many were
+    left out. A game that lost some says how many in ``diagnostics_omitted``."""
+    if budget is None:
+        return 0
+    omitted = 0
+    for game in games:
+        listed = game["diagnostics"]
+        if len(listed) > budget:
+            game["diagnostics"] = listed[:budget]
+            game["diagnostics_omitted"] = len(listed) - budget
+            omitted += len(listed) - budget
+        budget -= len(game["diagnostics"])
+    return omitted
+
+
+class TooManyGames(ValueError):
+    """A body holding more games than one request may validate (answered with 413)."""
+
+
+def validation_document(text: str, *, max_games: int | None = None,
+                        max_diagnostics: int | None = None) -> dict[str, Any]:
+    """What ``lcn validate --format json`` prints for a file holding ``text``, bounded.
+
+    The answer must not grow without bound with the request: past ``max_games`` games the
+    request is refused (TooManyGames), and past ``max_diagnostics`` diagnostics in the whole
+    answer a game lists no more of them and says in ``diagnostics_omitted`` how many it left
+    out; ``valid`` and the counts stay exact.
+    """
     run = ValidationRun(text)
     games = []
     valid = 0
     for report in run:
+        if max_games is not None and len(games) >= max_games:
+            raise TooManyGames(f"the body holds more than {max_games} games, the most one request "
+                               "may validate: split the file, or run `lcn validate` on it")
         entry = report.to_json()
         entry["file"] = INPUT_NAME
         games.append(entry)
         valid += report.valid
+    omitted_total = _bound_diagnostics(games, max_diagnostics)
+    summary = {"games": len(games), "valid": valid, "invalid": len(games) - valid}
+    if omitted_total:
+        summary["diagnostics_omitted"] = omitted_total
     return {"games": games,
             "files": [{"file": INPUT_NAME, "diagnostics": [d.to_json() for d in run.file_diagnostics]}],
-            "summary": {"games": len(games), "valid": valid, "invalid": len(games) - valid}}
+            "summary": summary}
 
 
 def game_document(game_id: str, text: str, game: int | None = None) -> dict[str, Any]:
@@ -288,7 +322,12 @@ def validate_route() -> ResponseReturnValue:
         text, _fmt = _read_input()
     except BadInput as exc:
         return _bad(exc)
-    return jsonify(validation_document(text))
+    try:
+        document = validation_document(text, max_games=current_app.config["MAX_GAMES"],
+                                       max_diagnostics=current_app.config["MAX_DIAGNOSTICS"])
+    except TooManyGames as exc:
+        return error_response(413, str(exc))
+    return jsonify(document)
 
 
 @bp.post("/games")
@@ -345,13 +384,22 @@ def store_route() -> ResponseReturnValue:
         result = import_text(text, None if fmt == "auto" else fmt)
     except ImportError_ as exc:
         return _bad(BadInput(exc.message, [d.to_json() for d in exc.diagnostics]))
+    max_games = current_app.config["MAX_GAMES"]
+    if len(result.records) > max_games:
+        return error_response(413, f"the body holds {len(result.records)} games, more than the "
+                              f"{max_games} one request may store: split the file")
     if not result.valid:
         diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
         errors = sum(1 for d in diagnostics if d["severity"] == "error")
+        extra: dict[str, Any] = {"diagnostics": diagnostics,
+                                 "games": [r.to_json() for r in result.reports]}
+        cap = current_app.config["MAX_DIAGNOSTICS"]
+        if len(diagnostics) > cap:  # the answer stays bounded, whatever the body holds
+            extra["diagnostics"] = diagnostics[:cap]
+            extra["diagnostics_omitted"] = len(diagnostics) - cap
+        _bound_diagnostics(extra["games"], cap)
         return error_response(400, f"{errors} problem{'s' if errors != 1 else ''} found "
-                              f"(read as {result.format}): nothing was stored",
-                              extra={"diagnostics": diagnostics,
-                                     "games": [r.to_json() for r in result.reports]})
+                              f"(read as {result.format}): nothing was stored", extra=extra)
     game_id, created = get_store().put(canonical_text(result.records))
     body = {"id": game_id, "url": url_for("pages.stored", game_id=game_id), "created": created,
             "format": result.format}

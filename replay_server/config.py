@@ -17,6 +17,11 @@ from typing import Any
 #: Two mebibytes: far above any real game file, small enough to refuse abuse early.
 DEFAULT_MAX_CONTENT_LENGTH = 2 * 1024 * 1024
 DEFAULT_RATELIMIT = "30 per minute"
+#: At most this many games are validated for one request, and at most this many diagnostics
+#: listed in one answer: the answer stays bounded whatever a request holds (a body of
+#: two-byte games would otherwise answer hundreds of times its size).
+DEFAULT_MAX_GAMES = 1000
+DEFAULT_MAX_DIAGNOSTICS = 2000
 
 
 class ConfigError(ValueError):
@@ -113,6 +118,9 @@ def load_config(overrides: Mapping[str, Any] | None = None,
         config["RATELIMIT_ENABLED"] = _bool("LCN_RATELIMIT_ENABLED", config["RATELIMIT_ENABLED"])
     else:
         config["RATELIMIT_ENABLED"] = True
+    for name, default in (("MAX_GAMES", DEFAULT_MAX_GAMES),
+                          ("MAX_DIAGNOSTICS", DEFAULT_MAX_DIAGNOSTICS)):
+        config[name] = _int(f"LCN_{name}", config[name]) if name in config else default
     if not config.get("SAMPLES_DIR"):
         config["SAMPLES_DIR"] = None
 

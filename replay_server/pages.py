@@ -449,13 +449,23 @@ def submit() -> ResponseReturnValue:
         diagnostics = [d.to_json() for d in exc.diagnostics]
         return _home(400, error=exc.message, pasted=text if name is None else pasted,
                      chosen_format=fmt, problems=_problems(diagnostics, text), source_name=name)
+    max_games = current_app.config["MAX_GAMES"]
+    if len(result.records) > max_games:
+        return _home(413, error=f"The file holds {len(result.records)} games, more than the "
+                     f"{max_games} one upload may hold: split it, or check it with `lcn validate`.",
+                     pasted=pasted, chosen_format=fmt)
     if not result.valid:
         diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
         games = [dict(report.to_json(), event=report.record.tags.get("Event"))
                  for report in result.reports]
         errors = sum(1 for d in diagnostics if d["severity"] == "error")
+        cap = current_app.config["MAX_DIAGNOSTICS"]
+        shown = ""
+        if len(diagnostics) > cap:  # the page stays bounded, whatever the file holds
+            shown = f" The first {cap} are shown."
+            diagnostics = diagnostics[:cap]  # (each game's list is only counted, not shown)
         return _home(400, error=f"{errors} problem{'s' if errors != 1 else ''} found "
-                     f"(read as {result.format}): nothing was stored.",
+                     f"(read as {result.format}): nothing was stored.{shown}",
                      pasted=text if name is None else pasted, chosen_format=fmt,
                      problems=_problems(diagnostics, text), games_found=games, source_name=name)
     canonical = canonical_text(result.records)

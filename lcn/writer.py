@@ -50,7 +50,9 @@ class _Lines:
                 self.current = part
         elif not self.current:
             self.current = token
-        elif len(self.current) + 1 + len(token) > self.width:
+        elif len(self.current) + 1 + len(token) > self.width and not token.startswith("["):
+            # A line that starts with `[` reads as a tag line, so such a token stays on the
+            # line before, however long it gets.
             self.lines.append(self.current)
             self.current = token
         else:
@@ -111,6 +113,9 @@ def write_game(record: GameRecord, *, width: int = WIDTH) -> str:
                 out.add(token)
             else:
                 out.add(f"{number}. {token}")
+        elif token.startswith("[") and not out.current:
+            # After a `;` comment the line is new: the number keeps `[` from starting it.
+            out.add(f"{number}... {token}")
         else:
             out.add(token)
         for glyph in glyphs:

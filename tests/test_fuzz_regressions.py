@@ -74,6 +74,10 @@ CRASHES: list[tuple[str, bytes, tuple[str, ...]]] = [
     ("narrated log with a Result tag of 5000 digits",
      b'[Player1 "Emil"]\n[Player2 "Nora"]\n[Result "' + b"9" * 5000 + b':1"]\n\nEmil plays the yellow 2.\n'
      b"Emil draws from the draw pile.\n", ("importers",)),
+    ("a turn starting with [ where the writer wraps the line",
+     (TAGS + "1. R5/d {" + "x" * 70 + "} [ilo:O *\n").encode(), ("reader",)),
+    ("a turn starting with [ after a ; comment",
+     (TAGS + "1. R5/d ; a } in a comment\n1... [ilo:O *\n").encode(), ("reader",)),
     ("move number glued to a second one", (TAGS + "1. R5/d 2.0. B4/d *\n").encode(), ("reader",)),
     ("move number glued to the termination", (TAGS + "1. R5/d 2.*\n").encode(), ("reader",)),
     ("a line of glued move numbers", (TAGS + "1." * 20_000 + " *\n").encode(), ("reader",)),
@@ -204,3 +208,20 @@ def test_a_narrated_log_with_a_bad_result_tag_is_read_with_a_warning() -> None:
     (warning,) = [d for d in result.diagnostics if d.code == "tag-value"]
     assert warning.line == 3
     assert "neither final scores nor `*`" in warning.message
+
+
+@pytest.mark.parametrize("text", [
+    TAGS + "1. R5/d {" + "x" * 70 + "} [ilo:O *\n",
+    TAGS + "1. R5/d ; a } in a comment\n1... [ilo:O *\n",
+    '[Variant "rivals"]\n' + TAGS + "1. up:R5 {" + "x" * 70 + "}\n2. [B *\n",
+])
+def test_a_turn_starting_with_a_bracket_never_starts_a_written_line(text: str) -> None:
+    """Found by the long fuzz run: a wrapped line starting with `[` read back as a tag line."""
+    record = lcn.read_game(text)
+    assert record is not None
+    written = lcn.write_game(record)
+    assert not any(line.startswith("[") for line in written.split("\n\n", 1)[1].splitlines())
+    again = list(lcn.read_games(written))
+    assert len(again) == 1
+    assert [t.text for t in again[0].turns] == [t.text for t in record.turns]
+    assert lcn.write_game(again[0]) == written

@@ -225,3 +225,24 @@ def test_a_turn_starting_with_a_bracket_never_starts_a_written_line(text: str) -
     assert len(again) == 1
     assert [t.text for t in again[0].turns] == [t.text for t in record.turns]
     assert lcn.write_game(again[0]) == written
+
+
+CRASH_FILES = sorted(p for p in (Path(__file__).resolve().parent.parent / "fuzz" / "crashes").iterdir()
+                     if p.name != "README.md")
+
+
+@pytest.mark.parametrize("path", CRASH_FILES, ids=[p.name for p in CRASH_FILES])
+def test_crash_files_of_the_long_runs(path: Path) -> None:
+    from fuzz.run import _load_targets
+
+    with targets.watchdog():
+        _load_targets(instrument=False)["all"](path.read_bytes())
+
+
+def test_narrated_detection_stays_between_zero_and_one() -> None:
+    """Found by the long run: a line with several problems made the confidence negative."""
+    from lcn.importers import get_importer
+
+    data = (Path(__file__).resolve().parent.parent / "fuzz" / "crashes" / "narrated-detect-negative")
+    confidence = get_importer("text").detect(data.read_bytes()[1:].decode("utf-8", "replace"))
+    assert 0.0 <= confidence <= 1.0

@@ -1010,7 +1010,7 @@ class NarratedImporter(Importer):
         actions = sum(1 for item in items if item.kind == "action")
         if actions < 2:
             return 0.0
-        bad = len(parser.problems)
+        bad = min(len(parser.problems), len(lines))  # a line may have several problems
         return 0.85 * (len(lines) - bad) / len(lines)
 
     def read(self, text: str) -> Conversion:

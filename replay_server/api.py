@@ -319,9 +319,16 @@ def validate_route() -> ResponseReturnValue:
               schema: ErrorSchema
     """
     try:
-        text, _fmt = _read_input()
+        text, fmt = _read_input()
     except BadInput as exc:
         return _bad(exc)
+    if fmt not in ("auto", "lcn"):  # never ignore what the client asked for
+        known = {name for name, _ in formats()}
+        what = "a format of another site or engine" if fmt in known else "not a known format"
+        return _bad(BadInput(f"format {fmt!r} is {what}: this route checks LCN text "
+                             "(format \"lcn\" or \"auto\"); to check a log of another format, "
+                             "store it with POST /api/v1/games, which imports it, or convert it "
+                             "with `lcn convert` first"))
     try:
         document = validation_document(text, max_games=current_app.config["MAX_GAMES"],
                                        max_diagnostics=current_app.config["MAX_DIAGNOSTICS"])

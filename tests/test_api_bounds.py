@@ -94,3 +94,17 @@ def test_the_limits_come_from_the_environment(tmp_path: Path, monkeypatch: Any) 
 
     with pytest.raises(ConfigError, match="LCN_MAX_GAMES"):
         load_config({"DATA_DIR": str(tmp_path)})
+
+
+def test_validation_refuses_a_format_it_would_not_use(client: Any) -> None:
+    """The route checks LCN: a format it would ignore is a 400 that says what to do."""
+    for fmt, why in (("openspiel", "another site or engine"), ("klingon", "not a known format")):
+        response = client.post("/api/v1/validate", data=json.dumps({"lcn": BAD, "format": fmt}),
+                               content_type="application/json")
+        assert response.status_code == 400, fmt
+        message = response.get_json()["error"]["message"]
+        assert why in message and "POST /api/v1/games" in message
+    for fmt in ("lcn", "auto"):
+        response = client.post("/api/v1/validate", data=json.dumps({"lcn": BAD, "format": fmt}),
+                               content_type="application/json")
+        assert response.status_code == 200, fmt

@@ -313,6 +313,7 @@ def test_every_command_of_the_readme_works(tmp_path: Path) -> None:
     assert len(commands) >= 8 and any("match.lcn" in c for c in commands)
     (tmp_path / "samples").symlink_to(ROOT / "samples", target_is_directory=True)
     shutil.copy(CLASSIC / "full-deal.lcn", tmp_path / "game.lcn")
+    shutil.copy(ROOT / "tests" / "data" / "imports" / "narrated-en.txt", tmp_path / "log.txt")
     for command in commands:
         process = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, timeout=120,
                                  check=False)

@@ -156,8 +156,11 @@ def init_app(app: Flask) -> None:
                                 x_host=proxies)
     app.config.setdefault("RATELIMIT", DEFAULT_RATELIMIT)
     storage_uri = str(app.config.get("RATELIMIT_STORAGE_URI") or "memory://")
+    # A shared counter store that goes away must not turn writes into 500s: the limiter counts
+    # in this process meanwhile (and goes back to the shared store when it answers again), and
+    # a storage error is logged rather than raised.
     limiter = Limiter(key_func=get_remote_address, storage_uri=storage_uri, default_limits=[],
-                      headers_enabled=True)
+                      headers_enabled=True, in_memory_fallback_enabled=True, swallow_errors=True)
     limiter.init_app(app)
     app.extensions["lcn_limiter"] = limiter
     app.register_error_handler(TooManyRequests, _too_many_requests)

@@ -7,6 +7,7 @@ parser core or the site's views changes.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -141,6 +142,39 @@ class Variant(ABC, Generic[S, M]):
         return turn_index + 1, True
 
     # -- presentation -----------------------------------------------------------------
+    def seats_from_tags(self, record: GameRecord, rule: str) -> tuple[list[str], list[Problem]]:
+        """Player names in seat order from ``Player1``.., and what is wrong with their count.
+
+        Every game names its seats the same way, so a gap, too many players or too few are
+        reported alike (citing the variant's own ``rule``); too few are made up to
+        ``min_players`` with "Player N" names so the rest of the record can still be checked.
+        """
+        problems: list[Problem] = []
+        names: list[str] = []
+        while (name := record.tags.get(f"Player{len(names) + 1}")) is not None:
+            names.append(name)
+        later = sorted(int(m.group(1)) for tag in record.tags
+                       if (m := re.fullmatch(r"Player([1-9][0-9]{0,5})", tag))
+                       and int(m.group(1)) > len(names) + 1)
+        if later:
+            problems.append(Problem(
+                "player-count", rule, f"Player{later[0]} is given but Player{len(names) + 1} is "
+                "not: players are named in seat order without gaps", tag=f"Player{later[0]}"))
+        span = f"{self.min_players}-{self.max_players} players"
+        if len(names) > self.max_players:
+            problems.append(Problem(
+                "player-count", rule, f"{self.title} is for {span}, but {len(names)} are given; "
+                f"only Player1..Player{self.max_players} play", tag=f"Player{self.max_players + 1}"))
+            names = names[:self.max_players]
+        if len(names) < self.min_players:
+            missing = f"Player{len(names) + 1}"
+            problems.append(Problem(
+                "player-count", rule, f"no {missing} tag: {self.title} is for {span}, named by the "
+                f"tags Player1..Player{self.max_players}; {self.min_players} players are assumed",
+                tag=missing if names else None))
+            names += [f"Player {seat}" for seat in range(len(names) + 1, self.min_players + 1)]
+        return names, problems
+
     @abstractmethod
     def players(self, record: GameRecord, state: S) -> list[str]:
         """Player names in seat order."""

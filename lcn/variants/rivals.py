@@ -501,33 +501,7 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
 
     # -- setup ------------------------------------------------------------------------
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:
-        problems: list[Problem] = []
-        names: list[str] = []
-        for seat in range(1, 6):
-            name = record.tags.get(f"Player{seat}")
-            if name is None:
-                break
-            names.append(name)
-        later = [seat for seat in range(len(names) + 2, 7) if f"Player{seat}" in record.tags]
-        if later:
-            problems.append(Problem(
-                "player-count", "V-SETUP-PLAYERS",
-                f"Player{later[0]} is given but Player{len(names) + 1} is not: players are named "
-                "in seat order without gaps", tag=f"Player{later[0]}"))
-        if len(names) > self.max_players:
-            problems.append(Problem(
-                "player-count", "V-SETUP-PLAYERS",
-                f"Lost Cities: Rivals is for 2-4 players, but {len(names)} are given; only the "
-                "first 4 are used", tag=f"Player{len(names)}"))
-            names = names[:self.max_players]
-        if len(names) < self.min_players:
-            missing = f"Player{len(names) + 1}"
-            problems.append(Problem(
-                "player-count", "V-SETUP-PLAYERS",
-                f"no {missing} tag: Lost Cities: Rivals is for 2-4 players, named by the tags "
-                "Player1..Player4; 2 players are assumed", tag=missing if names else None))
-            names += [f"Player {seat}" for seat in range(len(names) + 1, self.min_players + 1)]
-        return names, problems
+        return self.seats_from_tags(record, "V-SETUP-PLAYERS")
 
     def players(self, record: GameRecord, state: RivalsState | None = None) -> list[str]:
         if state is not None:

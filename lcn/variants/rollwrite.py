@@ -662,33 +662,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     # -- setup ------------------------------------------------------------------------
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:
-        problems: list[Problem] = []
-        names: list[str] = []
-        for seat in range(1, 6):
-            name = record.tags.get(f"Player{seat}")
-            if name is None:
-                break
-            names.append(name)
-        later = [seat for seat in range(len(names) + 2, 7) if f"Player{seat}" in record.tags]
-        if later:
-            problems.append(Problem(
-                "player-count", "RW-SETUP-PLAYERS",
-                f"Player{later[0]} is given but Player{len(names) + 1} is not: players are named "
-                "in seat order without gaps", tag=f"Player{later[0]}"))
-        extra = sorted(name for name in record.tags if re.fullmatch(r"Player([6-9]|\d\d+)", name))
-        if extra:
-            problems.append(Problem(
-                "player-count", "RW-SETUP-PLAYERS",
-                f"{extra[0]}: Lost Cities: Roll & Write is for 2-5 players; only Player1..Player5 "
-                "play", tag=extra[0]))
-        if len(names) < self.min_players:
-            missing = f"Player{len(names) + 1}"
-            problems.append(Problem(
-                "player-count", "RW-SETUP-PLAYERS",
-                f"no {missing} tag: Lost Cities: Roll & Write is for 2-5 players, named by the "
-                "tags Player1..Player5; 2 players are assumed", tag=missing if names else None))
-            names += [f"Player {seat}" for seat in range(len(names) + 1, self.min_players + 1)]
-        return names, problems
+        return self.seats_from_tags(record, "RW-SETUP-PLAYERS")
 
     def players(self, record: GameRecord, state: RollWriteState | None = None) -> list[str]:
         if state is not None:

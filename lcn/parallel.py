@@ -31,7 +31,7 @@ from typing import IO, Any
 from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
 from .reader import Reader, _Joined
-from .validate import GameReport, validate_record
+from .validate import GameReport, MatchChecks, validate_record
 from .variants import Score, find_variant
 
 #: Most bytes per part: large enough that sending a part costs little next to validating
@@ -285,7 +285,7 @@ class ParallelRun:
     def _run(self, handle: IO[bytes]) -> Iterator[GameReport]:
         index = 0
         crlf_seen = False
-        trackers: dict[str, Any] = {}
+        matches = MatchChecks()
         found_game = False
         for result in self._results(handle):
             for packed in result.reports:
@@ -299,12 +299,7 @@ class ParallelRun:
                         report.record.diagnostics[:] = [d for d in report.record.diagnostics
                                                         if d.code != "crlf"]
                     crlf_seen = True
-                if report.variant is not None:
-                    tracker = trackers.get(report.variant.name)
-                    if tracker is None:
-                        tracker = trackers[report.variant.name] = report.variant.match_tracker()
-                    if tracker is not None:
-                        tracker.add(report)
+                matches.add(report)
                 yield report
             if not found_game:
                 self.file_diagnostics.extend(result.file_diagnostics)

@@ -234,16 +234,33 @@ def _check_termination(report: GameReport, variant: Variant) -> None:
 
 def validate_games(records: Iterable[GameRecord], **options: Any) -> Iterator[GameReport]:
     """Validate games in order, adding the checks that span games (matches)."""
-    trackers: dict[str, Any] = {}
+    matches = MatchChecks()
     for index, record in enumerate(records, 1):
         report = validate_record(record, index, **options)
-        if report.variant is not None:
-            tracker = trackers.get(report.variant.name)
-            if tracker is None:
-                tracker = trackers[report.variant.name] = report.variant.match_tracker()
-            if tracker is not None:
-                tracker.add(report)
+        matches.add(report)
         yield report
+
+
+class MatchChecks:
+    """The checks that span games, fed the reports in file order.
+
+    Each variant keeps its own tracker (a classic match is three classic games in a row), so
+    a file mixing variants checks each variant's games apart. One run of games, whether
+    validated in this process or in several, goes through one of these.
+    """
+
+    def __init__(self) -> None:
+        self._trackers: dict[str, Any] = {}
+
+    def add(self, report: GameReport) -> None:
+        if report.variant is None:
+            return
+        name = report.variant.name
+        if name not in self._trackers:
+            self._trackers[name] = report.variant.match_tracker()
+        tracker = self._trackers[name]
+        if tracker is not None:
+            tracker.add(report)
 
 
 def validate(source: Source, **options: Any) -> Iterator[GameReport]:

@@ -64,22 +64,6 @@
     }
   });
 
-  // Announce address changes made through the history API, once for every script on the page.
-  if (!window.lcnLocationEvents) {
-    window.lcnLocationEvents = true;
-    ["pushState", "replaceState"].forEach(function (name) {
-      var original = window.history[name];
-      window.history[name] = function () {
-        var result = original.apply(this, arguments);
-        window.dispatchEvent(new Event("lcn:location"));
-        return result;
-      };
-    });
-    window.addEventListener("popstate", function () {
-      window.dispatchEvent(new Event("lcn:location"));
-    });
-  }
-
   var initial = atTurn && /^\d+$/.test(atTurn.value) ? parseInt(atTurn.value, 10) : turnFromAddress();
   show(initial);
 }());

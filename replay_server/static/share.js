@@ -105,20 +105,4 @@
       update(parseInt(turn, 10));
     }
   });
-
-  // Announce address changes made through the history API, once for every script on the page.
-  if (!window.lcnLocationEvents) {
-    window.lcnLocationEvents = true;
-    ["pushState", "replaceState"].forEach(function (name) {
-      var original = window.history[name];
-      window.history[name] = function () {
-        var result = original.apply(this, arguments);
-        window.dispatchEvent(new Event("lcn:location"));
-        return result;
-      };
-    });
-    window.addEventListener("popstate", function () {
-      window.dispatchEvent(new Event("lcn:location"));
-    });
-  }
 }());

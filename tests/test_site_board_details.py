@@ -1,4 +1,6 @@
-"""The Roll & Write sheet on the replay page: the bridges stand where the printed sheet has them.
+"""Details of the replay page that no other test pins down.
+
+The Roll & Write sheet: the bridges stand where the printed sheet has them.
 
 The rulebook's bridge is passed by filling the seventh box; the printed sheet draws it
 between the sixth and the seventh box (seeds/rollwrite.md RW-BRIDGE-PASS), so the board must
@@ -29,3 +31,15 @@ def test_each_sheet_draws_its_bridge_between_the_sixth_and_the_seventh_box(tmp_p
         assert len(bridge) == 1, "one row of bridges per sheet"
         above, below = bridge[0], len(rows) - bridge[0] - 1
         assert (above, below) == (9 - BRIDGE_BOX + 1, BRIDGE_BOX - 1) == (3, 6)
+
+
+def test_every_replay_page_announces_address_changes_once(tmp_path: Path) -> None:
+    """location.js patches the history API: loaded twice, every turn would be announced twice."""
+    client: Any = make_app(tmp_path).test_client()
+    text = (Path(__file__).resolve().parent.parent / "samples" / "classic" / "match.lcn").read_text()
+    stored = client.post("/api/v1/games", data=text, content_type="text/plain").get_json()["id"]
+    for url in (f"/g/{stored}?game=2&turn=3", f"/embed/{stored}?game=2&turn=3",
+                "/samples/rivals/two-players"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert page.get_data(as_text=True).count("/static/location.js") == 1, url

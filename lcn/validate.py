@@ -53,6 +53,15 @@ class GameReport:
             return self.record.players()
         return self.variant.players(self.record, self.state)
 
+    @property
+    def totals(self) -> list[int] | None:
+        """The final scores in seat order, or None when the game could not be scored.
+
+        Callers that need only the totals (the JSON form, match totals, ``lcn.parallel``)
+        read them here: a report of the express check knows them without a score sheet.
+        """
+        return self.score.totals if self.score is not None else None
+
     def to_json(self) -> dict[str, Any]:
         """The fixed shape of ``lcn validate --format json`` for one game (more keys follow)."""
         return {
@@ -64,7 +73,7 @@ class GameReport:
             "turns": self.turn_count,
             "line": self.record.line,
             "over": self.over,
-            "scores": self.score.totals if self.score is not None and self.complete else None,
+            "scores": self.totals if self.complete else None,
         }
 
 

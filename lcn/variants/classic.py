@@ -894,8 +894,9 @@ class ClassicMatchTracker:
                          record.tags.lines.get("Player1", line))
         for player in players:
             totals.setdefault(player, 0)
-        if report.over and report.complete and report.score is not None:
-            for player, points in zip(players, report.score.totals, strict=False):
+        scored = report.totals
+        if report.over and report.complete and scored is not None:
+            for player, points in zip(players, scored, strict=False):
                 totals[player] += points
         match["games"] += 1
         report.extra["match"] = {"name": name, "game": number or expected, "totals": dict(totals)}

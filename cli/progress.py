@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, TextIO
 
 from lcn import Diagnostic, GameReport, ValidationRun
-from lcn.parallel import ParallelRun
+from lcn.parallel import ParallelRun, SentReport
 
 #: Seconds before the line first appears: a short input is done before that.
 DELAY = 0.5
@@ -70,7 +70,11 @@ class Progress:
 
 
 class TrackedRun:
-    """The validation of one source, in one process or several, with how far it has read."""
+    """The validation of one source, in one process or several, with how far it has read.
+
+    With several processes the reports are :class:`lcn.parallel.SentReport` objects: they
+    have all that ``lcn validate`` prints, not the turns or the final state.
+    """
 
     def __init__(self, source: bytes | Path, jobs: int = 1) -> None:
         self.size = source.stat().st_size if isinstance(source, Path) else len(source)
@@ -78,13 +82,13 @@ class TrackedRun:
         self._parallel: ParallelRun | None = None
         if jobs > 1:
             self._parallel = ParallelRun(source, jobs)
-            self._run: Iterable[GameReport] = self._parallel
+            self._run: Iterable[GameReport | SentReport] = self._parallel
         else:
             self._handle = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
             self._sequential = ValidationRun(self._handle)
             self._run = self._sequential
 
-    def __iter__(self) -> Iterator[GameReport]:
+    def __iter__(self) -> Iterator[GameReport | SentReport]:
         try:
             yield from self._run
         finally:

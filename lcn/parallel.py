@@ -1,209 +1,352 @@
 """Validation in several processes, with the same reports, in the same order, as one.
 
-The file is cut into parts between games, each part is read and validated by a worker
-process, and the reports come back in file order; what spans games (the game numbers, the
-one Windows line ending warning per file, the checks of matches) is done here, in order,
-exactly as :class:`lcn.ValidationRun` does it. A cut is made only where the reader is
-between two games in a state that does not depend on what came before: at a tag line
-after an empty line, once the game before it has its termination and no comment is open.
-A worker checks the second half of that condition on its part; a part whose end it does
-not hold for is validated again together with the next part.
+The file is cut into parts between games, and the parts are validated by ``jobs`` processes:
+this one and ``jobs - 1`` workers. The reports come back in file order; what spans games
+(the game numbers, the one Windows line ending warning per file, the checks of matches) is
+done here, in order, exactly as :class:`lcn.ValidationRun` does it.
 
-Reports travel without the record's turns, the final state and the score's ``details``
-(``turn_count`` keeps the number of turns, ``players`` the same names, the score its
-totals and breakdown): everything ``lcn validate`` says about a game is kept, and what
-only a replay or a score sheet needs is left behind, since sending it would cost about as
-much as validating the game did. A file with no place to cut for many parts (one enormous
-line, a comment left open over many games) is read on from the last cut in this process,
-as :class:`lcn.ValidationRun` would, so memory and time stay bounded whatever the input.
+A cut is made only where the reader is between two games in a state that does not depend on
+what came before: at a tag line after an empty line, once the game before it has its
+termination and no comment is open. The first half is found here with small reads around
+the place a part should end; the second is checked by whoever validates the part, and a part
+whose end does not hold it is validated again together with the next part.
+
+Why it is built this way: on two cores every process competes for both, so what this
+process does per game (and what crossing between processes costs) is taken from the
+validation itself. So no part's bytes travel: each worker opens the file and reads its own
+range (memory given as bytes is inherited by the workers, or sent once to each). This
+process validates parts itself whenever the next reports are not back yet, so ``--jobs 2``
+is this process and one worker, and neither waits for the other. Every game, validated
+here or in a worker, is kept as a few plain values (line, variant, players, turns, end,
+totals; its diagnostics and tags only when it has diagnostics or belongs to a match) until
+it is given out as a :class:`SentReport`, which has what ``lcn validate`` prints and no
+more: no turns, no final state, no score sheet. Sending those cost more than validating the
+game did, and keeping whole reports until the parts before them are given out costs the
+garbage collector about as much.
+
+A file with no place to cut for many parts (one enormous line, a comment left open over
+many games) is read on from the last cut in this process, streaming, as
+:class:`lcn.ValidationRun` would, so memory and time stay bounded whatever the input; so is
+a source that cannot be read by range (a pipe given by name).
 """
 
 from __future__ import annotations
 
 import io
 import multiprocessing
+import os
+import stat
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
-from .reader import Reader, _Joined
+from .reader import Reader
 from .validate import GameReport, MatchChecks, validate_record
-from .variants import Score, find_variant
+from .variants import Variant, find_variant
 
-#: Most bytes per part: large enough that sending a part costs little next to validating
-#: it, small enough that memory stays bounded. Smaller inputs are cut finer, so that every
-#: worker has several parts (and none waits long for the last one).
+#: Most bytes per part (memory stays bounded); smaller inputs are cut finer, so that every
+#: process has several parts.
 PART_SIZE = 1 << 20
-SMALLEST_PART = 1 << 14
 PARTS_PER_JOB = 8
-#: Parts sent ahead of the one being reported, per worker (bounds memory on huge files).
-AHEAD = 3
+#: Parts shrink as the end nears (a part is at most the rest over ``jobs * SHRINK``), so
+#: that the processes finish close together, down to this size.
+SMALLEST_PART = 1 << 14
+SHRINK = 4
+#: Parts given to each worker ahead of the one it is on, so that it never waits for this
+#: process to hand out the next one.
+AHEAD = 2
+#: Most parts whose reports wait here to be given out, per process (bounds memory when
+#: the reader of the reports is slow).
+WAITING = 4
 #: Most bytes held while looking for a place to cut, in parts; past it, the rest of the
 #: file is read on in this process.
 LONGEST_UNCUT = 16
 #: Where a part may start: an empty line, then a tag line at the first column.
 _CUTS = (b"\n\n[", b"\n\r\n[")
+#: Bytes read at a time while looking for a place to cut, or counting lines.
+_BLOCK = 1 << 16
+_COUNT_BLOCK = 1 << 20
+
+
+class _Source:
+    """The bytes of a file (read by range, never whole) or of memory.
+
+    This process uses one to find the cuts and to read its own parts; each worker makes one
+    of its own from the same path or bytes, so the parts never cross between processes.
+    """
+
+    def __init__(self, source: Path | bytes) -> None:
+        self._data: bytes | None = None
+        self._fd: int | None = None
+        #: Whether parts can be read by range (not so for a pipe given by name).
+        self.ranged = True
+        if isinstance(source, bytes):
+            self._data = source
+            self.size = len(source)
+            return
+        self._fd = os.open(source, os.O_RDONLY)
+        info = os.fstat(self._fd)
+        self.size = info.st_size
+        self.ranged = stat.S_ISREG(info.st_mode)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def read(self, start: int, end: int | None) -> bytes:
+        """The bytes from ``start`` to ``end`` (to the end of the source for None)."""
+        if self._data is not None:
+            return self._data[start:end]
+        assert self._fd is not None
+        chunks = []
+        at = start
+        while end is None or at < end:
+            chunk = os.pread(self._fd, _COUNT_BLOCK if end is None else min(end - at, _COUNT_BLOCK), at)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            at += len(chunk)
+        return b"".join(chunks)
+
+    def stream(self, start: int) -> IO[bytes]:
+        """The source from ``start`` on, to read as it streams (the uncuttable rest)."""
+        if self._data is not None:
+            stream: IO[bytes] = io.BytesIO(self._data)
+        else:
+            assert self._fd is not None
+            stream = os.fdopen(os.dup(self._fd), "rb")
+        stream.seek(start)
+        return stream
+
+    def count_lines(self, start: int, end: int) -> int:
+        """Line breaks between two offsets: the number of a part's first line, without
+        sending the part anywhere."""
+        if self._data is not None:
+            return self._data.count(b"\n", start, end)
+        return sum(self.read(at, min(at + _COUNT_BLOCK, end)).count(b"\n")
+                   for at in range(start, end, _COUNT_BLOCK))
+
+    def find_cut(self, start: int, limit: int) -> int | None:
+        """The first place a part may start at or after ``start`` and before ``limit``
+        (the offset of its ``[``), or None; read a block at a time."""
+        at = max(start - 3, 0)  # a separator may begin just before ``start``
+        while at < min(limit, self.size):
+            block = self.read(at, at + _BLOCK + 3)  # blocks overlap by a separator's length
+            cuts = []
+            for sep in _CUTS:
+                found = block.find(sep, max(start - at - len(sep) + 1, 0))
+                if found >= 0:
+                    cuts.append(at + found + len(sep) - 1)
+            if cuts:
+                return min(cuts) if min(cuts) < limit else None
+            at += _BLOCK
+        return None
 
 
 @dataclass
 class _Part:
-    """A piece of the source cut between games: its bytes and the number of its first line.
+    """A range of the source cut between games, and the number of its first line.
 
-    ``tail`` is the rest of the stream when the part runs to the end of the file without
-    being read into memory first.
+    ``end`` is None for the rest of a source that has no place to cut for too long: it is
+    read on in this process, streaming.
     """
 
-    data: bytes
+    start: int
+    end: int | None
     first_line: int
-    #: Offset of the byte after the part in the source.
-    end: int
     last: bool = False
-    tail: IO[bytes] | None = None
 
     def joined(self, following: _Part) -> _Part:
-        return _Part(self.data + following.data, self.first_line, following.end, following.last,
-                     following.tail)
-
-
-@dataclass
-class _PartResult:
-    """What a worker sends back for one part."""
-
-    reports: list[_Packed]
-    file_diagnostics: list[Diagnostic]
-    #: Whether the part ends the way a cut needs (its last game terminated, no comment open).
-    clean_end: bool
-
-
-_DIAGNOSTIC_FIELDS = [f.name for f in fields(Diagnostic)]
-_RECORD_FIELDS = [f.name for f in fields(GameRecord) if f.name not in ("tags", "turns", "diagnostics")]
-_SEVERITIES = {severity.value: severity for severity in Severity}
-#: A report as plain values: pickling the dataclasses themselves costs more than
-#: validating the game did.
-_Packed = tuple[Any, ...]
-
-
-def _pack_diagnostics(diagnostics: list[Diagnostic]) -> list[list[Any]]:
-    packed = []
-    for d in diagnostics:
-        values = [getattr(d, name) for name in _DIAGNOSTIC_FIELDS]
-        values[_DIAGNOSTIC_FIELDS.index("severity")] = d.severity.value
-        packed.append(values)
-    return packed
-
-
-def _unpack_diagnostics(packed: list[list[Any]]) -> list[Diagnostic]:
-    at = _DIAGNOSTIC_FIELDS.index("severity")
-    out = []
-    for values in packed:
-        values[at] = _SEVERITIES[values[at]]
-        out.append(Diagnostic(*values))
-    return out
-
-
-def _pack(report: GameReport) -> _Packed:
-    """A report as plain values, without what only a replay needs (the turns, the state)."""
-    variant = report.variant
-    record = report.record
-    state = report.state
-    if variant is None or state is None or variant.players(record, None) == variant.players(record, state):
-        state = None  # the names do not need it
-    score = report.score
-    return (
-        record.tags.items(), dict(record.tags.lines), _pack_diagnostics(record.diagnostics),
-        [getattr(record, name) for name in _RECORD_FIELDS],
-        variant.name if variant is not None else None, _pack_diagnostics(report.diagnostics), state,
-        (score.totals, score.breakdown, []) if score is not None else None,
-        report.over, report.complete, report.extra, report.turn_count,
-    )
-
-
-def _unpack(packed: _Packed, index: int) -> GameReport:
-    (tags, lines, record_diagnostics, record_values, name, diagnostics, state, score, over, complete,
-     extra, turn_count) = packed
-    record = GameRecord(tags=Tags(dict(tags)), diagnostics=_unpack_diagnostics(record_diagnostics),
-                        **dict(zip(_RECORD_FIELDS, record_values, strict=True)))
-    record.tags.lines = lines
-    return GameReport(index, record, find_variant(name) if name is not None else None,
-                      _unpack_diagnostics(diagnostics), state,
-                      Score(*score) if score is not None else None, over, complete,
-                      extra=extra, turn_count=turn_count)
-
-
-def _validate_part(part: _Part) -> _PartResult:
-    """Read and validate one part (in a worker)."""
-    reader = Reader(part.data, first_line=part.first_line)
-    reports = []
-    last = None
-    for index, record in enumerate(reader, 1):
-        reports.append(_pack(validate_record(record, index)))
-        last = record
-    clean = last is not None and last.termination is not None and not any(
-        d.code == "unterminated-comment" for d in last.diagnostics)
-    return _PartResult(reports, list(reader.file_diagnostics), clean)
+        return _Part(self.start, following.end, self.first_line, following.last)
 
 
 class _Cutter:
-    """Cuts a binary stream into parts at places where a game starts after an empty line."""
+    """Cuts a source into parts at places where a game starts after an empty line.
 
-    def __init__(self, handle: IO[bytes], part_size: int) -> None:
-        self.handle = handle
+    It reads only around the place each part should end (and counts the line breaks of
+    each part, for the numbers of the next one's lines). Parts are ``part_size`` bytes,
+    fewer near the end of the source (see ``SHRINK``).
+    """
+
+    def __init__(self, source: _Source, part_size: int, jobs: int = 1) -> None:
+        self.source = source
         self.part_size = part_size
+        self.jobs = jobs
+        self.start = 0
         self.line = 1
-        self.offset = 0
-        #: Bytes read but not yet given out in a part.
-        self.rest = b""
-        self.empty = True
         self.done = False
 
     def __iter__(self) -> Iterator[_Part]:
         return self
 
     def __next__(self) -> _Part:
-        while not self.done:
-            rest = self.rest
-            if len(rest) > LONGEST_UNCUT * self.part_size:
-                return self.remainder(b"")
-            block = self.handle.read(self.part_size)
-            data = rest + block if rest else block
-            if not block:
-                self.done = True
-                if data or self.empty:  # an empty file is a part too: the reader says it is empty
-                    self.rest = b""
-                    return _Part(data, self.line, self.offset + len(data), last=True)
-                break
-            self.empty = False
-            cut = max(data.rfind(sep) for sep in _CUTS)
-            if cut <= 0:
-                self.rest = data  # no place to cut yet: read on
-                continue
-            cut = data.index(b"[", cut)
-            piece, self.rest = data[:cut], data[cut:]
-            first_line = self.line
-            self.offset += len(piece)
-            self.line += piece.count(b"\n")
-            return _Part(piece, first_line, self.offset)
-        raise StopIteration
+        if self.done:
+            raise StopIteration
+        start, size = self.start, self.source.size
+        if not self.source.ranged:
+            self.done = True
+            return _Part(start, None, self.line, last=True)
+        part_size = min(self.part_size, max(SMALLEST_PART, (size - start) // (self.jobs * SHRINK)))
+        if start + part_size >= size:  # an empty file is a part too: the reader says so
+            self.done = True
+            return _Part(start, size, self.line, last=True)
+        limit = start + LONGEST_UNCUT * self.part_size
+        cut = self.source.find_cut(start + part_size, limit)
+        if cut is None:
+            self.done = True
+            if limit >= size:
+                return _Part(start, size, self.line, last=True)
+            return _Part(start, None, self.line, last=True)  # nowhere to cut: read on
+        part = _Part(start, cut, self.line)
+        self.line += self.source.count_lines(start, cut)
+        self.start = cut
+        return part
 
-    def remainder(self, head: bytes, first_line: int | None = None) -> _Part:
-        """The last part: ``head``, what is read but not given out, and the rest of the stream
-        unread, to be read on as it streams."""
-        self.done = True
-        data, self.rest = head + self.rest, b""
-        return _Part(data, self.line if first_line is None else first_line, self.offset + len(data),
-                     last=True, tail=self.handle)
+
+#: A diagnostic as plain values: pickling the dataclass costs more than the values.
+_PackedDiagnostic = tuple[Any, ...]
+#: A game as sent by a worker: line, variant name, players, turns, over, complete, totals;
+#: then, for a game with diagnostics or of a match: diagnostics, tags, tag lines, extra.
+_Packed = tuple[Any, ...]
+_SEVERITIES = {severity.value: severity for severity in Severity}
+
+
+def _pack_diagnostics(diagnostics: list[Diagnostic]) -> list[_PackedDiagnostic]:
+    return [(d.code, d.message, d.severity.value, d.line, d.column, d.turn, d.rule, d.length, d.extra)
+            for d in diagnostics]
+
+
+def _unpack_diagnostics(packed: list[_PackedDiagnostic]) -> list[Diagnostic]:
+    return [Diagnostic(code, message, _SEVERITIES[severity], line, column, turn, rule, length, extra)
+            for code, message, severity, line, column, turn, rule, length, extra in packed]
+
+
+def _pack(report: GameReport) -> _Packed:
+    """What the first process needs of a report, as plain values.
+
+    Only what is known without the final state and the score sheet is read (``totals``,
+    not ``score``): some reports make those on demand, by validating the game again.
+    """
+    record = report.record
+    name = record.variant_name
+    variant = report.variant
+    if variant is not None and variant.name == name:
+        name = variant.name  # one string for all: pickled once per part
+    head = (record.line, name, report.players, report.turn_count, report.over, report.complete,
+            report.totals)
+    tags = record.tags
+    match = "Match" in tags
+    if not report.diagnostics and not match and not report.extra:
+        return head
+    # The tags travel only with a game of a match: the checks that span games read them.
+    return (*head, _pack_diagnostics(report.diagnostics), tags.items() if match else None,
+            dict(tags.lines) if match else None, report.extra)
+
+
+def _clean_end(last: GameRecord | None) -> bool:
+    """Whether a part may end after this game: it has its termination, no comment is open."""
+    return last is not None and last.termination is not None and not any(
+        d.code == "unterminated-comment" for d in last.diagnostics)
+
+
+def _reader(data: bytes | IO[bytes], first_line: int) -> Reader:
+    return Reader(data, first_line=first_line)
+
+
+@dataclass
+class _Outcome:
+    """A part's games (packed), its file diagnostics, and whether it ends clean."""
+
+    games: list[_Packed]
+    file_diagnostics: list[Diagnostic]
+    clean_end: bool
+
+
+def _validate(source: _Source, start: int, end: int, first_line: int) -> _Outcome:
+    """Read and validate one part, in a worker or here.
+
+    The games are packed here too: a part's whole reports, kept until the parts before it
+    are given out, would cost the garbage collector more than validating them did.
+    """
+    reader = _reader(source.read(start, end), first_line)
+    games = []
+    last = None
+    for index, record in enumerate(reader, 1):
+        games.append(_pack(validate_record(record, index)))
+        last = record
+    return _Outcome(games, reader.file_diagnostics, _clean_end(last))
+
+
+#: The source in a worker process (set once when it starts).
+_worker_source: _Source | None = None
+
+
+def _start_worker(source: Path | bytes) -> None:
+    global _worker_source
+    _worker_source = _Source(source)
+
+
+def _validate_sent(start: int, end: int, first_line: int) -> tuple[list[_Packed], list[_PackedDiagnostic],
+                                                                   bool]:
+    """Validate one part in a worker: what :func:`_validate` finds, as plain values."""
+    assert _worker_source is not None
+    outcome = _validate(_worker_source, start, end, first_line)
+    return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end
+
+
+class SentRecord:
+    """The part of a game's record that a worker sends back: where it starts, its variant
+    and, for a game of a match only, its tags (the checks that span games read them)."""
+
+    __slots__ = ("line", "tags", "variant_name")
+
+    def __init__(self, line: int, variant_name: str, tags: Tags) -> None:
+        self.line = line
+        self.variant_name = variant_name
+        self.tags = tags
+
+
+class SentReport:
+    """A game validated by :class:`ParallelRun`: what :class:`lcn.GameReport` says about it
+    for ``lcn validate``, without the turns, the final state and the score sheet.
+
+    It has the report's ``index``, ``variant``, ``diagnostics``, ``players``, ``totals``,
+    ``over``, ``complete``, ``turn_count``, ``extra``, ``valid`` and ``to_json()``, and a
+    ``record`` with ``line``, ``variant_name`` and ``tags`` (see :class:`SentRecord`).
+    """
+
+    __slots__ = ("complete", "diagnostics", "extra", "index", "over", "players", "record", "totals",
+                 "turn_count", "variant")
+
+    def __init__(self, index: int, record: SentRecord, variant: Variant | None,
+                 diagnostics: list[Diagnostic], players: list[str], totals: list[int] | None,
+                 over: bool, complete: bool, turn_count: int, extra: dict[str, Any]) -> None:
+        self.index = index
+        self.record = record
+        self.variant = variant
+        self.diagnostics = diagnostics
+        self.players = players
+        self.totals = totals
+        self.over = over
+        self.complete = complete
+        self.turn_count = turn_count
+        self.extra = extra
+
+    # The same definitions as a whole report's, so that both print alike.
+    valid = GameReport.valid
+    to_json = GameReport.to_json
 
 
 class ParallelRun:
     """Validates a file (a path or bytes) with ``jobs`` processes; iterate for the reports.
 
     The reports and ``file_diagnostics`` are those of :class:`lcn.ValidationRun` on the same
-    source, in the same order, except that each report's record has no turns, the report no
-    final state and its score no details (see the module's docstring).
+    source, in the same order, as :class:`SentReport` objects (see the module's docstring).
     """
 
     def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None) -> None:
@@ -212,6 +355,7 @@ class ParallelRun:
         if part_size is None:
             size = source.stat().st_size if isinstance(source, Path) else len(source)
             part_size = min(PART_SIZE, max(SMALLEST_PART, size // (self.jobs * PARTS_PER_JOB)))
+        #: The largest part (the first ones); the last ones are smaller.
         self.part_size = part_size
         self.file_diagnostics: list[Diagnostic] = []
         self._position = 0
@@ -220,86 +364,127 @@ class ParallelRun:
     @property
     def position(self) -> int:
         """Bytes of the source whose reports have been given out, or are being given out."""
-        return self._tail.tell() if self._tail is not None else self._position
+        return self._tail.tell() if self._tail is not None and not self._tail.closed else self._position
 
-    def __iter__(self) -> Iterator[GameReport]:
-        handle: IO[bytes] = (self.source.open("rb") if isinstance(self.source, Path)
-                             else io.BytesIO(self.source))
+    def __iter__(self) -> Iterator[SentReport]:
+        source = _Source(self.source)
         try:
-            yield from self._run(handle)
+            yield from self._run(source)
         finally:
-            handle.close()
+            source.close()
 
-    def _results(self, handle: IO[bytes]) -> Iterator[_PartResult]:
-        """Part results in file order; a part with an unclean end is redone with the next."""
-        context = multiprocessing.get_context()
-        parts = _Cutter(handle, self.part_size)
-        with context.Pool(self.jobs) as pool:
-            window: deque[tuple[_Part, Any]] = deque()
-
-            def fill() -> None:
-                while len(window) < self.jobs * AHEAD:
-                    part = next(parts, None)
+    def _results(self, source: _Source) -> Iterator[tuple[_Part, _Outcome]]:
+        """Parts and their reports in file order; a part with an unclean end is validated
+        again with the next."""
+        cutter = _Cutter(source, self.part_size, self.jobs)
+        workers = self.jobs - 1 if source.ranged else 0
+        pool = multiprocessing.get_context().Pool(
+            workers, _start_worker, (self.source,)) if workers else None
+        #: Parts in file order, each with its worker's pending result or its outcome here.
+        window: deque[list[Any]] = deque()
+        try:
+            while True:
+                if pool is not None:
+                    self._hand_out(window, cutter, pool, workers)
+                if not window:
+                    part = next(cutter, None)
                     if part is None:
                         return
-                    job = pool.apply_async(_validate_part, (part,)) if part.tail is None else None
-                    window.append((part, job))
-
-            fill()
-            while window:
-                part, pending = window.popleft()
-                result = pending.get() if pending is not None else None
-                while (result is None or not result.clean_end) and not part.last:
-                    if len(part.data) > LONGEST_UNCUT * self.part_size:
-                        # Still no place to cut (a comment left open over many games): read on
-                        # from here in this process, streaming, rather than hold it all.
-                        ahead = b"".join(queued.data for queued, _ in window)
-                        window.clear()
-                        part = parts.remainder(part.data + ahead, part.first_line)
-                        break
-                    fill()  # a part that cannot end here: validate it again with the next one
-                    if not window:
-                        break
-                    following, _ = window.popleft()
-                    part = part.joined(following)
-                    result = None if part.tail is not None else _validate_part(part)
-                if part.tail is not None:
-                    self._tail = part.tail
-                    yield self._read_on(part)
+                    window.append([part, None, None])
+                head = window[0]
+                if head[1] is not None and head[2] is None and not head[1].ready() \
+                        and len(window) < WAITING * self.jobs:
+                    # The next reports are not back: validate a part here meanwhile.
+                    part = next(cutter, None)
+                    if part is not None:
+                        done = None if part.end is None else self._here(source, part)
+                        window.append([part, None, done])
+                        continue
+                window.popleft()
+                part, pending, outcome = head
+                if outcome is None and part.end is not None:
+                    if pending is not None:
+                        games, file_diagnostics, clean = pending.get()
+                        outcome = _Outcome(games, _unpack_diagnostics(file_diagnostics), clean)
+                    else:
+                        outcome = self._here(source, part)
+                while outcome is not None and not outcome.clean_end and not part.last:
+                    # A part that cannot end here: validate it again with the next one.
+                    part = part.joined(window.popleft()[0] if window else next(cutter))
+                    if part.end is not None and part.end - part.start > LONGEST_UNCUT * self.part_size:
+                        part.end = None  # still nowhere to cut: read on from here, streaming
+                    outcome = None if part.end is None else self._here(source, part)
+                if part.end is None:
+                    if pool is not None:
+                        pool.terminate()
+                    self._tail = source.stream(part.start)
+                    yield part, self._read_on(self._tail, part)
                     return
-                assert result is not None
-                fill()
+                assert outcome is not None and part.end is not None
                 self._position = part.end
-                yield result
+                yield part, outcome
+        finally:
+            if pool is not None:
+                pool.terminate()
+            if self._tail is not None:
+                self._tail.close()
+
+    def _hand_out(self, window: deque[list[Any]], cutter: _Cutter, pool: Any, workers: int) -> None:
+        """Give the workers parts until each has ``AHEAD`` waiting (and the window is not full)."""
+        busy = sum(1 for _, pending, _ in window if pending is not None and not pending.ready())
+        while busy < AHEAD * workers and len(window) < WAITING * self.jobs:
+            if window and window[-1][0].last:
+                return
+            part = next(cutter, None)
+            if part is None:
+                return
+            if part.end is None:  # the rest, read on here: never sent
+                window.append([part, None, None])
+                return
+            window.append([part, pool.apply_async(_validate_sent, (part.start, part.end, part.first_line)),
+                           None])
+            busy += 1
 
     @staticmethod
-    def _read_on(part: _Part) -> _PartResult:
+    def _here(source: _Source, part: _Part) -> _Outcome:
+        assert part.end is not None
+        return _validate(source, part.start, part.end, part.first_line)
+
+    @staticmethod
+    def _read_on(stream: IO[bytes], part: _Part) -> _Outcome:
         """The rest of the file from a part, read here as it streams (the uncuttable case)."""
-        assert part.tail is not None
-        reader = Reader(_Joined(part.data, part.tail), first_line=part.first_line)  # type: ignore[arg-type]
-        result = _PartResult([], reader.file_diagnostics, True)
-        result.reports = (_pack(validate_record(record, index))  # type: ignore[assignment]
-                          for index, record in enumerate(reader, 1))
+        reader = _reader(stream, part.first_line)
+        result = _Outcome([], reader.file_diagnostics, True)
+        result.games = (_pack(validate_record(record, index))  # type: ignore[assignment]
+                        for index, record in enumerate(reader, 1))
         return result
 
-    def _run(self, handle: IO[bytes]) -> Iterator[GameReport]:
+    def _run(self, source: _Source) -> Iterator[SentReport]:
         index = 0
         crlf_seen = False
         matches = MatchChecks()
-        found_game = False
-        for result in self._results(handle):
-            for packed in result.reports:
-                found_game = True
+        variants: dict[str, Variant | None] = {}
+        for _part, outcome in self._results(source):
+            for packed in outcome.games:
                 index += 1
-                report = _unpack(packed, index)
-                crlf = [d for d in report.diagnostics if d.code == "crlf"]
-                if crlf:
-                    if crlf_seen:  # the file's first Windows line ending is the one reported
-                        report.diagnostics[:] = [d for d in report.diagnostics if d.code != "crlf"]
-                        report.record.diagnostics[:] = [d for d in report.record.diagnostics
-                                                        if d.code != "crlf"]
-                    crlf_seen = True
-                matches.add(report)
+                line, name, players, turn_count, over, complete, totals = packed[:7]
+                variant = variants[name] if name in variants else variants.setdefault(
+                    name, find_variant(name))
+                if len(packed) == 7:  # a game without diagnostics, not of a match
+                    report = SentReport(index, SentRecord(line, name, Tags()), variant, [], players,
+                                        totals, over, complete, turn_count, {})
+                else:
+                    diagnostics, tags, lines, extra = packed[7:]
+                    record = SentRecord(line, name, Tags(dict(tags) if tags else None))
+                    if lines:
+                        record.tags.lines = lines
+                    report = SentReport(index, record, variant, _unpack_diagnostics(diagnostics),
+                                        players, totals, over, complete, turn_count, extra)
+                    if any(d.code == "crlf" for d in report.diagnostics):
+                        if crlf_seen:  # the file's first Windows line ending is the one reported
+                            report.diagnostics[:] = [d for d in report.diagnostics if d.code != "crlf"]
+                        crlf_seen = True
+                matches.add(report)  # type: ignore[arg-type]
                 yield report
-            if not found_game:
-                self.file_diagnostics.extend(result.file_diagnostics)
+            if not index:  # no game yet: the reader's word on the file (empty) stands
+                self.file_diagnostics.extend(outcome.file_diagnostics)

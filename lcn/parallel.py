@@ -120,7 +120,8 @@ class _Source:
         else:
             assert self._fd is not None
             stream = os.fdopen(os.dup(self._fd), "rb")
-        stream.seek(start)
+        if start:  # never for a pipe, which is read on from its start
+            stream.seek(start)
         return stream
 
     def count_lines(self, start: int, end: int) -> int:
@@ -364,7 +365,9 @@ class ParallelRun:
     @property
     def position(self) -> int:
         """Bytes of the source whose reports have been given out, or are being given out."""
-        return self._tail.tell() if self._tail is not None and not self._tail.closed else self._position
+        if self._tail is not None and not self._tail.closed and self._tail.seekable():
+            return self._tail.tell()
+        return self._position
 
     def __iter__(self) -> Iterator[SentReport]:
         source = _Source(self.source)

@@ -39,14 +39,15 @@ def _summary(report: lcn.GameReport | SentReport) -> list[Any]:
 
 def _same_as_one_process(data: bytes, part_size: int, jobs: int = 2) -> int:
     """Compare ``jobs`` processes with one on ``data``, given as bytes and as a file (read by
-    range in every process); the number of games."""
+    range in every process), and with the parts all validated in the first process (one
+    job); the number of games."""
     one = lcn.ValidationRun(data)
     expected = [_summary(r) for r in one]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "games.lcn"
         path.write_bytes(data)
-        for source in (data, path):
-            several = ParallelRun(source, jobs, part_size=part_size)
+        for source, count in ((data, jobs), (path, jobs), (data, 1)):
+            several = ParallelRun(source, count, part_size=part_size)
             got = [_summary(r) for r in several]
             assert got == expected
             assert [d.to_json() for d in several.file_diagnostics] == [
@@ -84,7 +85,7 @@ def test_damaged_games_cut_finely_give_the_same_reports(seed: int) -> None:
     data = "\n".join(texts).encode()
     if seed % 2:
         data = data.replace(b"\n", b"\r\n")
-    _same_as_one_process(data, rng.choice([30, 200, 1500]))
+    _same_as_one_process(data, rng.choice([30, 200, 1500]), jobs=2 + seed % 2)
 
 
 def test_the_samples_of_every_variant_give_the_same_reports() -> None:

@@ -11,6 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any, Protocol
 
 from .diagnostics import Diagnostic
 
@@ -87,6 +88,17 @@ class Tags:
     def __repr__(self) -> str:
         return f"Tags({self._items!r})"
 
+    def add_read(self, name: str, value: str, line: int) -> bool:
+        """Add a tag read from ``line`` (a value already checked), unless the name is taken.
+
+        The reader's path for the usual tag line; False leaves the duplicate to report.
+        """
+        if name in self._items:
+            return False
+        self._items[name] = value
+        self.lines[name] = line
+        return True
+
     def get(self, name: str, default: str | None = None) -> str | None:
         return self._items.get(name, default)
 
@@ -99,8 +111,62 @@ class Tags:
         return other
 
 
+class DeferredMovetext(Protocol):
+    """Movetext lines kept as read, to be made into turns only if someone asks for them."""
+
+    #: The variant the record's tags name (the reader found it to decide to keep them).
+    variant: Any
+
+    def words(self) -> list[str]:
+        """Every word of the movetext, in order, the termination last (not to be changed)."""
+
+    def expand(self, record: GameRecord) -> None:
+        """Make the record's turns (and the reader's diagnostics about them) from the lines."""
+
+
+class _Deferrable:
+    """Lets a record keep its movetext unread until its turns are asked for.
+
+    The validator's express check (``lcn.validate``) decides most games from their words
+    alone, and building a :class:`Turn` for every word would cost more than the check.
+    A record read that way has no ``turns`` slot set, only ``_movetext``; the first use
+    of ``turns`` reads the lines as the reader would have, so nothing else ever sees the
+    difference.
+    """
+
+    __slots__ = ("_movetext",)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for an attribute that is not set: ``turns`` of a deferred record.
+        if name == "turns" and self.deferred is not None:
+            self.expand()
+            return self.turns  # type: ignore[attr-defined]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def deferred(self) -> DeferredMovetext | None:
+        """The movetext lines not yet made into turns, or None once they are."""
+        try:
+            return self._movetext
+        except AttributeError:
+            return None
+
+    def defer(self, movetext: DeferredMovetext) -> None:
+        """Keep the movetext unread: ``turns`` stays unset until it is asked for."""
+        self._movetext = movetext
+        del self.turns  # type: ignore[attr-defined]
+
+    def expand(self) -> None:
+        """Read the deferred movetext into turns now (a no-op when there is none)."""
+        movetext = self.deferred
+        if movetext is not None:
+            del self._movetext
+            self.turns = []  # type: ignore[attr-defined]
+            movetext.expand(self)  # type: ignore[arg-type]
+
+
 @dataclass(slots=True)
-class GameRecord:
+class GameRecord(_Deferrable):
     """One game of a file: tags, comments before the first turn, turns, termination.
 
     ``diagnostics`` holds what the reader found (syntax and encoding); the validator adds

@@ -17,10 +17,13 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from .diagnostics import Diagnostic, LCNError, Severity
 from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
+
+if TYPE_CHECKING:
+    from .variants import Variant
 
 Source = str | bytes | os.PathLike | IO[bytes] | IO[str]
 
@@ -38,6 +41,10 @@ _BLOCK = 1 << 14
 MAX_NUMBER_DIGITS = 9
 #: Longest text of one turn of several words (the rest is reported and skipped).
 MAX_TURN_TEXT = 1 << 16
+#: Most characters of movetext a record keeps unread for the express check; past it the
+#: game is read into turns as usual (fewer characters than this cannot hold MAX_TURNS turns,
+#: so the reader's own limits still apply to every game).
+MAX_DEFERRED = 2 * MAX_TURNS
 
 _TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}))")
 # The value is written as an unrolled loop (runs of plain characters between escapes):
@@ -50,6 +57,9 @@ _NUMBER = re.compile(r"([0-9]+)(\.+)")
 _ESCAPE = re.compile(r"\\(.)")
 #: First characters of the words that are not a plain turn (numbers, results, glyphs, `*`).
 _PLAIN_START = frozenset("0123456789-$*")
+#: Starts of a line that may not be movetext of the game being read (a blank line, a tag
+#: line, possibly indented); such lines take the reader's general path.
+_NOT_MOVETEXT_START = frozenset(("", " ", "["))
 
 RESULT_PATTERN = _RESULT
 
@@ -229,24 +239,109 @@ class _Joined:
         return data if len(data) == size else data + self.tail.read(size - len(data))
 
 
+def _find_variant(name: str) -> Variant | None:
+    """The registry's ``find_variant``, imported on first use (the variants import the
+    reader's model); every game asks, so the import is not repeated each time."""
+    global _find_variant
+    from .variants import find_variant
+
+    _find_variant = find_variant
+    return find_variant(name)
+
+
+class _DeferredLines:
+    """The plain movetext lines of a game, kept as read (see ``Reader(express=True)``)."""
+
+    __slots__ = ("lines", "numbered", "split", "variant")
+
+    def __init__(self, variant: Variant) -> None:
+        self.lines: list[tuple[int, int, str]] = []  # (line number, start, text)
+        #: The game's variant, as the Variant tag names it.
+        self.variant = variant
+        self.numbered = variant.turn_unit == "numbered"
+        #: The words of the lines: they are printable ASCII, where a space is the only
+        #: white space, so split() finds the words the lexer finds.
+        self.split: list[str] = []
+
+    def words(self) -> list[str]:
+        return self.split
+
+    def expand(self, record: GameRecord) -> None:
+        """Lex the lines into the record's turns, as the reader would have done at once.
+
+        Lexing is line by line and these lines hold no comment, so lexing them later
+        gives the same turns and diagnostics, in the same order (nothing was added to
+        the record after them: a diagnostic while lines are kept expands them first).
+        """
+        builder = _Builder(record.line, record)
+        builder.numbered = self.numbered
+        record.termination = None  # found again on its line
+        for number, start, line in self.lines:
+            _LEXER._lex(builder, line, number, start)
+        builder.finish()
+
+
 class _Builder:
     """Builds one GameRecord from lexed tokens, grouping words into turns."""
 
-    def __init__(self, line: int) -> None:
-        self.game = GameRecord(line=line)
+    def __init__(self, line: int, game: GameRecord | None = None) -> None:
+        self.game = GameRecord(line=line) if game is None else game
         self.numbered = False
         self.turn: Turn | None = None
         self.pending_number: tuple[int, int, int, int] | None = None
         self.overflow = False
         self.long_turn: Turn | None = None
+        #: Plain movetext lines kept unread for the express check, while that lasts.
+        self.deferred: _DeferredLines | None = None
+        self.deferred_size = 0
 
-    def start_movetext(self) -> None:
-        from .variants import find_variant
-
-        variant = find_variant(self.game.variant_name)
+    def start_movetext(self, express: bool = False) -> None:
+        variant = _find_variant(self.game.variant_name)
         self.numbered = variant is not None and variant.turn_unit == "numbered"
+        if express and variant is not None and variant.express:
+            self.deferred = _DeferredLines(variant)
+
+    def keep(self, line: str, number: int, start: int) -> bool:
+        """Keep a plain movetext line unread, noting the termination if it ends the line.
+
+        The reader's loop needs to know only whether the game has ended; a line where a
+        termination could stand anywhere but as its last word is not kept (it is read
+        as usual, after the lines kept before it).
+        """
+        size = self.deferred_size + len(line)
+        if size > MAX_DEFERRED:
+            return False
+        if ":" in line or "*" in line:
+            text = line.rstrip(" ")
+            at = text.rfind(" ") + 1
+            last = text[at:]
+            head = text[:at]
+            if at < start or ":" in head or "*" in head or not (last == "*" or _RESULT.fullmatch(last)):
+                return False
+            game = self.game
+            game.termination = last
+            game.termination_line, game.termination_column = number, at + 1
+        deferred = self.deferred
+        assert deferred is not None
+        deferred.lines.append((number, start, line))
+        deferred.split += line[start:].split()
+        self.deferred_size = size
+        return True
+
+    def undefer(self) -> None:
+        """Lex the lines kept so far, and read the rest of the game as usual."""
+        deferred = self.deferred
+        if deferred is not None:
+            self.deferred = None
+            termination = self.game.termination
+            self.game.termination = None
+            for number, start, line in deferred.lines:
+                _LEXER._lex(self, line, number, start)
+            assert self.game.termination == termination
 
     def diag(self, d: Diagnostic) -> None:
+        if self.deferred is not None:
+            self.undefer()  # the turns' own diagnostics come first, as when read at once
         self.game.diagnostics.append(d)
 
     def _new_turn(self, text: str, line: int, column: int) -> Turn | None:
@@ -320,6 +415,10 @@ class _Builder:
             self.turn.comments.append(text)
 
     def finish(self) -> GameRecord:
+        if self.deferred is not None:
+            self.game.defer(self.deferred)  # checked later; pending numbers are found then
+            self.deferred = None
+            return self.game
         if self.pending_number is not None and not self.numbered:
             value, _dots, line, column = self.pending_number
             self.diag(_diag("move-number", f"move number {value}. is not followed by a turn",
@@ -400,10 +499,14 @@ class Reader:
     cut between two games (``lcn.parallel`` validates such parts in several processes).
     """
 
-    def __init__(self, source: Source, *, strict: bool = False, first_line: int = 1) -> None:
+    def __init__(self, source: Source, *, strict: bool = False, first_line: int = 1,
+                 express: bool = False) -> None:
         self.source = source
         self.strict = strict
         self.first_line = first_line
+        #: Keep the plain movetext of games whose variant has an express check unread
+        #: (``GameRecord.deferred``), for the validator; their turns are read when asked for.
+        self.express = express and not strict
         #: Diagnostics about the file rather than a game (an empty file).
         self.file_diagnostics: list[Diagnostic] = []
 
@@ -425,14 +528,28 @@ class Reader:
         comment_size = 0
         last_line = 0
         seen_any = False
+        express = self.express
 
         def flush_pending() -> None:
             if pending and builder is not None:
-                builder.game.diagnostics.extend(pending)
+                for d in pending:
+                    builder.diag(d)
                 pending.clear()
 
         for number, line in lines:
             last_line = number
+            if state == "movetext" and comment is None and not pending \
+                    and builder.deferred is not None and line[:1] not in _NOT_MOVETEXT_START \
+                    and line.isprintable() and line.isascii() and "{" not in line \
+                    and ";" not in line and "}" not in line and builder.keep(line, number, 0):
+                # A plain movetext line kept unread for the express check: what the lexer
+                # below does with it (``_lex``), without the steps that cannot apply.
+                game = builder.game
+                if game.movetext_line is None:
+                    game.movetext_line = number
+                if game.termination is not None:
+                    state = "after"
+                continue
             if comment is not None:
                 assert builder is not None
                 end = line.find("}")
@@ -458,8 +575,9 @@ class Reader:
                     if state == "tags":
                         state = "movetext"
                         assert builder is not None
-                        builder.start_movetext()
-                    flush_pending()
+                        builder.start_movetext(express)
+                    if pending:
+                        flush_pending()
                     continue
                 if head[0] == "[":
                     if builder is not None and state == "movetext" and builder.game.termination is None:
@@ -474,15 +592,20 @@ class Reader:
                         builder = _Builder(number)
                         seen_any = True
                     state = "tags"
-                    flush_pending()
-                    _parse_tag(builder, line, number)
+                    if pending:
+                        flush_pending()
+                    # The usual tag line (no escape, no carriage return) is taken as it is.
+                    match = _TAG.match(line) if line[0] == "[" and "\\" not in line \
+                        and "\r" not in line else None
+                    if match is None or not builder.game.tags.add_read(*match.groups(), number):
+                        _parse_tag(builder, line, number)
                     continue
                 if head[0] == "%" and line[0] == "%" and state in ("between", "after"):
                     continue  # escape line, as in PGN
                 if state == "between":
                     builder = _Builder(number)
                     seen_any = True
-                    builder.start_movetext()
+                    builder.start_movetext(express)
                     state = "movetext"
                     builder.diag(_diag("no-tags", "game without a tag section; the classic variant "
                                        "is assumed", number, len(line) - len(head) + 1,
@@ -493,20 +616,21 @@ class Reader:
                                        "section and the movetext", number, 1, rule="LCN-FILE",
                                        severity=Severity.WARNING))
                     state = "movetext"
-                    builder.start_movetext()
+                    builder.start_movetext(express)
                 elif state == "after":
                     assert builder is not None
                     if not (head.startswith("{") or head.startswith(";")):
                         # New movetext after a finished game: a new game without tags.
                         yield builder.finish()
                         builder = _Builder(number)
-                        builder.start_movetext()
+                        builder.start_movetext(express)
                         state = "movetext"
                         builder.diag(_diag("no-tags", "game without a tag section; the classic "
                                            "variant is assumed", number, len(line) - len(head) + 1,
                                            rule="LCN-FILE", severity=Severity.WARNING))
             assert builder is not None
-            flush_pending()
+            if pending:
+                flush_pending()
             if builder.game.movetext_line is None:
                 builder.game.movetext_line = number
             comment_state = self._lex(builder, line, number, start)
@@ -542,8 +666,15 @@ class Reader:
              pos: int) -> tuple[str, tuple[int, int]] | None:
         """Lex one movetext line from ``pos``; return an open comment's start if one is left open."""
         game = builder.game
-        if line.isprintable() and line.isascii() and "{" not in line and ";" not in line \
-                and "}" not in line:
+        plain = line.isprintable() and line.isascii() and "{" not in line and ";" not in line \
+            and "}" not in line
+        if builder.deferred is not None and game.termination is None:
+            if plain and builder.keep(line, number, pos):
+                return None
+            if plain or builder.deferred.lines or not _only_comment(line, pos):
+                builder.undefer()
+            # else: a comment before the first turn, read as usual while nothing is kept
+        if plain:
             # The common line: words separated by spaces and nothing else, so a plain split
             # finds the same words at the same columns as the lexer below, several times faster.
             column = pos + 1
@@ -671,6 +802,17 @@ class Reader:
         builder.turn = None if builder.numbered else builder.turn
 
 
+def _only_comment(line: str, pos: int) -> bool:
+    """Whether a line from ``pos`` holds one comment and nothing else (no word, no glyph)."""
+    text = line[pos:].strip()
+    if text[:1] == ";":
+        return True
+    if text[:1] != "{":
+        return False
+    end = text.find("}")
+    return end < 0 or end == len(text) - 1
+
+
 def read_games(source: Source, *, strict: bool = False) -> Iterator[GameRecord]:
     """Stream the games of a file, path, file object, bytes or string, one at a time.
 
@@ -756,3 +898,7 @@ def _comment_left_open(line: str, in_comment: bool) -> bool:
             if start < 0 or 0 <= semicolon < start:
                 return False
             in_comment, at = True, start + 1
+
+
+#: Lexes lines kept unread (its methods only use the builder they are given).
+_LEXER = Reader("")

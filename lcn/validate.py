@@ -15,6 +15,7 @@ from .diagnostics import Diagnostic, Severity
 from .model import GameRecord
 from .reader import RESULT_PATTERN, Reader, Source
 from .variants import MoveSyntaxError, Problem, Score, Variant, find_variant, variant_names
+from .variants.base import ExpressResult
 
 
 @dataclass
@@ -77,6 +78,93 @@ class GameReport:
         }
 
 
+class ExpressReport(GameReport):
+    """The report of a game that the express check found valid.
+
+    It says all that validation says of the game (no problem, the final scores, whether
+    the game is over, the number of turns); the final ``state`` and the ``score`` sheet
+    are made on first use, by validating the game again in full, since most callers
+    (``lcn validate``, the JSON form, match totals) never ask for them.
+    """
+
+    def __init__(self, index: int, record: GameRecord, variant: Variant,
+                 result: ExpressResult) -> None:
+        self.index = index
+        self.record = record
+        self.variant = variant
+        self.diagnostics = []
+        self.over = result.over
+        self.complete = True
+        self.snapshots = None
+        self.running = None
+        self.extra = {}
+        self.turn_count = result.turns
+        self._result = result
+
+    def _full(self) -> None:
+        full = validate_record(self.record, self.index, variant=self.variant, express=False)
+        if full.diagnostics or full.totals != self._result.totals or full.over != self.over:
+            raise AssertionError(f"the express check and full validation disagree on game "
+                                 f"{self.index} (line {self.record.line}): {full.diagnostics!r}")
+        self.__dict__.setdefault("_state", full.state)
+        self.__dict__.setdefault("_score", full.score)
+
+    @property  # type: ignore[override]
+    def state(self) -> Any:
+        if "_state" not in self.__dict__:
+            self._full()
+        return self.__dict__["_state"]
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self.__dict__["_state"] = value
+
+    @property  # type: ignore[override]
+    def score(self) -> Score | None:
+        if "_score" not in self.__dict__:
+            self._full()
+        return self.__dict__["_score"]
+
+    @score.setter
+    def score(self, value: Score | None) -> None:
+        self.__dict__["_score"] = value
+
+    @property
+    def players(self) -> list[str]:
+        return list(self._result.players)
+
+    @property
+    def totals(self) -> list[int] | None:
+        return list(self._result.totals)
+
+
+def _express(record: GameRecord, index: int, variant: Variant) -> GameReport | None:
+    """The report of a game the variant's express check decides, or None.
+
+    The reader keeps a game's movetext unread (``Reader(express=True)``) when it is words
+    alone; the express check decides the rules from those words, and what is checked here
+    is the rest of what full validation checks, the termination against the scores.
+    """
+    deferred = record.deferred
+    termination = record.termination
+    if deferred is None or termination is None or record.diagnostics:
+        return None
+    words = deferred.words()
+    if not words or words[-1] != termination:
+        return None
+    result = variant.express_check(record, words[:-1])
+    if result is None:
+        return None
+    tag = record.tags.get("Result")
+    if tag is not None and tag.strip() != termination:
+        return None
+    # The scores as the writer puts them; any other spelling of the same numbers (`025`)
+    # is left to full validation, which reads them as numbers.
+    if termination != "*" and (not result.over or termination != ":".join(map(str, result.totals))):
+        return None
+    return ExpressReport(index, record, variant, result)
+
+
 def _tag_diagnostic(record: GameRecord, problem: Problem) -> Diagnostic:
     line = record.tags.lines.get(problem.tag or "", record.line)
     return Diagnostic(problem.code, problem.message, problem.severity, line, 1 if line else None,
@@ -106,17 +194,30 @@ def parse_termination(text: str) -> list[int] | None:
 
 
 def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | None = None,
-                    keep_snapshots: bool = False, keep_running: bool = False) -> GameReport:
+                    keep_snapshots: bool = False, keep_running: bool = False,
+                    express: bool = True) -> GameReport:
     """Validate one game; the record is left as read.
+
+    A record read with ``Reader(express=True)`` may be decided by its variant's express
+    check (:class:`ExpressReport`), unless snapshots or running scores are asked for or
+    ``express`` is False; the report is the same either way.
 
     >>> from lcn import read_game
     >>> report = validate_record(read_game('[Player1 "A"]\\n[Player2 "B"]\\n\\nR5/d R4/d *\\n'))
     >>> report.valid
     True
     """
-    diagnostics = list(record.diagnostics)
+    deferred = record.deferred
     if variant is None:
-        variant = find_variant(record.variant_name)
+        # The reader found it already for a record it kept unread.
+        variant = deferred.variant if deferred is not None else find_variant(record.variant_name)
+    if deferred is not None:
+        if express and variant is not None and not keep_snapshots and not keep_running:
+            express_report = _express(record, index, variant)
+            if express_report is not None:
+                return express_report
+        record.expand()  # before the reader's diagnostics are copied: it may add some
+    diagnostics = list(record.diagnostics)
     report = GameReport(index, record, variant, diagnostics)
     if variant is None:
         line = record.tags.lines.get("Variant", record.line)
@@ -278,14 +379,20 @@ def validate(source: Source, **options: Any) -> Iterator[GameReport]:
     File-level problems (an empty file) are on the reader: use :class:`ValidationRun` to get
     them too.
     """
-    return validate_games(Reader(source), **options)
+    return validate_games(Reader(source, express=_express_reading(options)), **options)
+
+
+def _express_reading(options: dict[str, Any]) -> bool:
+    """Whether to read for the express check: not when every turn's position is wanted."""
+    return options.get("express", True) and not options.get("keep_snapshots") \
+        and not options.get("keep_running")
 
 
 class ValidationRun:
     """Validates a whole source and keeps the file-level diagnostics beside the games."""
 
     def __init__(self, source: Source, **options: Any) -> None:
-        self.reader = Reader(source)
+        self.reader = Reader(source, express=_express_reading(options))
         self.options = options
 
     def __iter__(self) -> Iterator[GameReport]:

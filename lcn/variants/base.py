@@ -64,6 +64,16 @@ class Score:
     details: list[Any] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class ExpressResult:
+    """What an express check found: the game breaks no rule, and how it ends."""
+
+    players: list[str]
+    totals: list[int]
+    over: bool
+    turns: int
+
+
 class Variant(ABC, Generic[S, M]):
     """A game of the Lost Cities family, as the rest of LCN sees it."""
 
@@ -81,11 +91,27 @@ class Variant(ABC, Generic[S, M]):
     #: Fewest and most players.
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    #: Whether :meth:`express_check` can decide games (the reader then keeps their plain
+    #: movetext unread for it).
+    express: ClassVar[bool] = False
 
     # -- setup ------------------------------------------------------------------------
     @abstractmethod
     def setup(self, record: GameRecord) -> tuple[S, list[Problem]]:
         """The state before the first turn, from the tags, and any problem with the setup."""
+
+    def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
+        """Decide a record from its tags and its movetext's words, when that is quick.
+
+        An optional fast path for the validator, which runs it on records whose movetext
+        is only words (no comment, glyph or odd character) and whose reader found nothing
+        wrong. ``words`` holds every word before the termination, move numbers included.
+        Return a result only when full validation would find no problem at all, not even
+        a warning, in the setup or in any turn (the termination is the validator's to
+        check); return None whenever in doubt, and the game is validated in full. Full
+        validation stays the reference: tests compare the two on every kind of record.
+        """
+        return None
 
     # -- turns ------------------------------------------------------------------------
     @abstractmethod

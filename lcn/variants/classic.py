@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Diagnostic, Severity
-from .base import MoveSyntaxError, Problem, Score, Variant
+from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant
+from .classic_express import express_check
 
 if TYPE_CHECKING:
     from ..model import GameRecord
@@ -404,6 +405,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
     rule_game_over = "C-END-LAST-DRAW"
     rule_result = "C-END-RESULT"
     rule_turn_order = "C-TURN-ORDER"
+    express = True
 
     def __init__(self, config: ClassicConfig | None = None) -> None:
         #: A fixed card set (for exhaustive tests); otherwise the Expeditions tag decides.
@@ -515,6 +517,12 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                                     f"{state.place_of(card)})", tag=tag))
             return
         state.where[card] = place
+
+    def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
+        config, problems = self.config_for(record)
+        if problems:
+            return None
+        return express_check(record, words, config, self.players(record))
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: ClassicState, text: str) -> ClassicMove:

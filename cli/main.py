@@ -149,7 +149,9 @@ def score(files: tuple[str, ...], fmt: str) -> None:
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
             continue
-        for report in ValidationRun(source):
+        # Every game's score sheet is printed: the full engine makes it as it validates
+        # (the express check would leave it to be made by validating again).
+        for report in ValidationRun(source, express=False):
             any_invalid |= not report.valid
             players = report.players
             score_ = report.score

@@ -538,6 +538,10 @@ class Reader:
 
         for number, line in lines:
             last_line = number
+            if state == "tags" and line[:1] == "[" and not pending and "\\" not in line \
+                    and "\r" not in line and (match := _TAG.match(line)) is not None \
+                    and builder.game.tags.add_read(*match.groups(), number):
+                continue  # the next tag line of a tag section, the usual kind (as below)
             if state == "movetext" and comment is None and not pending \
                     and builder.deferred is not None and line[:1] not in _NOT_MOVETEXT_START \
                     and line.isprintable() and line.isascii() and "{" not in line \

@@ -88,6 +88,11 @@ class Tags:
     def __repr__(self) -> str:
         return f"Tags({self._items!r})"
 
+    @property
+    def mapping(self) -> dict[str, str]:
+        """The tags as a plain dict, for reading on hot paths (change them through Tags)."""
+        return self._items
+
     def add_read(self, name: str, value: str, line: int) -> bool:
         """Add a tag read from ``line`` (a value already checked), unless the name is taken.
 

@@ -519,10 +519,20 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         state.where[card] = place
 
     def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
-        config, problems = self.config_for(record)
-        if problems:
-            return None
-        return express_check(record, words, config, self.players(record))
+        tags = record.tags.mapping
+        if self.fixed_config is not None:
+            config = self.fixed_config
+        else:
+            expeditions = tags.get("Expeditions")
+            if expeditions is None or expeditions == "5":
+                config = CLASSIC_5
+            elif expeditions == "6":
+                config = CLASSIC_6
+            else:
+                return None  # spelt otherwise (config_for reads it) or wrong: the full engine
+        players = [tags.get("Player1"), tags.get("Player2")]
+        return express_check(record, words, config,
+                             [name or f"Player {seat}" for seat, name in enumerate(players, 1)])
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: ClassicState, text: str) -> ClassicMove:

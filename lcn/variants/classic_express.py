@@ -71,7 +71,7 @@ _TABLES: dict[ClassicConfig, _Tables] = {}
 def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                   players: list[str]) -> ExpressResult | None:
     """Validate a classic record in canonical form, or return None to have it done in full."""
-    tags = record.tags
+    tags = record.tags.mapping
     if "Player1" not in tags or "Player2" not in tags or "Player3" in tags \
             or "Player4" in tags or "Player5" in tags:
         return None  # the setup says something about the seats (C-SETUP-PLAYERS)

@@ -263,25 +263,47 @@ def _cli_run(args: list[str]) -> tuple[float, float]:
 
 
 def bench_jobs(table: Table, games: int, runs: int, jobs: int) -> None:
-    """``lcn validate --jobs N`` against one job on the same file, interleaved."""
+    """``lcn validate --jobs N`` against one job on the same file, interleaved.
+
+    With ``-q`` (problems and the summary only), the default text (a line per game) and
+    ``--format json``; and the command on an empty file, the start-up that one job and
+    ``--jobs`` both pay in one process, which bounds the speed-up a file of this size can
+    show (the bound is given beside it).
+    """
     table.section(f"lcn validate --jobs {jobs}")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "jobs.lcn"
         written = corpora.write_big(path, max(games, 100) * 10_000, seed=3)
-        walls: dict[int, list[float]] = {1: [], jobs: []}
-        cpus: dict[int, list[float]] = {1: [], jobs: []}
+        empty = Path(tmp) / "empty.lcn"
+        empty.write_bytes(b"")
+        #: Options, the command's name in the table, and what the speed-up row adds.
+        forms = {"-q": (["-q"], "lcn validate -q", ""),
+                 "text": ([], "lcn validate (a line per game)", ", a line per game"),
+                 "json": (["--format", "json"], "lcn validate --format json", ", --format json")}
+        walls: dict[tuple[str, int], list[float]] = {(form, n): [] for form in forms for n in (1, jobs)}
+        cpus: dict[tuple[str, int], list[float]] = {key: [] for key in walls}
+        starts: list[float] = []
         for _ in range(runs):
-            for n in (1, jobs):
-                wall, cpu = _cli_run(["validate", "-q", "--jobs", str(n), str(path)])
-                walls[n].append(wall)
-                cpus[n].append(cpu)
-        one, several = statistics.median(walls[1]), statistics.median(walls[jobs])
-        table.add(f"lcn validate -q, 1 job, {written / 1e6:.0f} MB", f"{one:.2f} s",
-                  f"{statistics.median(cpus[1]):.2f} CPU s")
-        table.add(f"lcn validate -q --jobs {jobs}", f"{several:.2f} s",
-                  f"{statistics.median(cpus[jobs]):.2f} CPU s (all processes)")
-        table.add(f"speed-up of --jobs {jobs} over 1 job", f"{one / several:.2f}x",
-                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; target >= 1.8x on 2 cores")
+            starts.append(_cli_run(["validate", "-q", str(empty)])[0])
+            for form, (options, _, _) in forms.items():
+                for n in (1, jobs):
+                    wall, cpu = _cli_run(["validate", *options, "--jobs", str(n), str(path)])
+                    walls[form, n].append(wall)
+                    cpus[form, n].append(cpu)
+        load = os.getloadavg()[0]
+        start = statistics.median(starts)
+        for form, (_, command, which) in forms.items():
+            one, several = statistics.median(walls[form, 1]), statistics.median(walls[form, jobs])
+            table.add(f"{command}, 1 job, {written / 1e6:.0f} MB", f"{one:.2f} s",
+                      f"{statistics.median(cpus[form, 1]):.2f} CPU s")
+            table.add(f"{command} --jobs {jobs}", f"{several:.2f} s",
+                      f"{statistics.median(cpus[form, jobs]):.2f} CPU s (all processes)")
+            table.add(f"speed-up of --jobs {jobs} over 1 job{which}", f"{one / several:.2f}x",
+                      f"{os.cpu_count()} cores, load average {load:.1f}; target >= 1.8x on 2 cores")
+            if form == "-q":
+                bound = one / (start + (one - start) / jobs)
+                table.add("lcn validate -q on an empty file (start-up)", f"{start:.2f} s",
+                          f"in both; with it, --jobs {jobs} can be at most {bound:.2f}x on this file")
 
 
 def bench_stream(table: Table, size_mb: int) -> None:

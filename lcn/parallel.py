@@ -256,7 +256,9 @@ def _clean_end(last: GameRecord | None) -> bool:
 
 
 def _reader(data: bytes | IO[bytes], first_line: int) -> Reader:
-    return Reader(data, first_line=first_line)
+    """The reader of a part: express, as :class:`lcn.ValidationRun`'s (plain games are
+    decided from their words, and their reports read neither the state nor the score)."""
+    return Reader(data, first_line=first_line, express=True)
 
 
 @dataclass

@@ -159,3 +159,17 @@ def test_a_worker_that_fails_fails_the_run(tmp_path: Path, monkeypatch: pytest.M
     with pytest.raises(RuntimeError, match="broken part"):
         list(ParallelRun(path, 2, part_size=200))
     assert multiprocessing.active_children() == []
+
+
+def test_express_reports_are_sent_without_validating_them_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The final state and the score sheet of an express report are made by validating the
+    game again: the parts must be packed from what the express check knows."""
+    from lcn.validate import ExpressReport
+
+    def again(self: ExpressReport) -> None:
+        raise AssertionError(f"game {self.index} validated again for its state or score")
+
+    monkeypatch.setattr(ExpressReport, "_full", again)
+    data = _text(30, 10)
+    expected = [r.to_json() for r in lcn.ValidationRun(data)]
+    assert [r.to_json() for r in ParallelRun(data, 1, part_size=2000)] == expected

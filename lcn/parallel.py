@@ -46,7 +46,7 @@ from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
 from .reader import Reader
 from .validate import GameReport, MatchChecks, validate_record
-from .variants import Variant, find_variant
+from .variants import Variant, find_variant, variant_names
 
 #: Most bytes per part (memory stays bounded); smaller inputs are cut finer, so that every
 #: process has several parts.
@@ -383,8 +383,13 @@ class ParallelRun:
         again with the next."""
         cutter = _Cutter(source, self.part_size, self.jobs)
         workers = self.jobs - 1 if source.ranged else 0
-        pool = multiprocessing.get_context().Pool(
-            workers, _start_worker, (self.source,)) if workers else None
+        pool = None
+        if workers:
+            # The variants (and plugins) are loaded on first use, by imports that take longer
+            # than validating hundreds of games: load them before the workers are forked, so
+            # that they inherit them rather than each loading them again.
+            variant_names()
+            pool = multiprocessing.get_context().Pool(workers, _start_worker, (self.source,))
         #: Parts in file order, each with its worker's pending result or its outcome here.
         window: deque[list[Any]] = deque()
         try:

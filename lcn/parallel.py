@@ -234,10 +234,10 @@ def _pack(report: GameReport) -> _Packed:
     not ``score``): some reports make those on demand, by validating the game again.
     """
     record = report.record
-    name = record.variant_name
     variant = report.variant
-    if variant is not None and variant.name == name:
-        name = variant.name  # one string for all: pickled once per part
+    # A variant is found by its name: the record names it. Its own string is the same for
+    # every game, and so pickled once per part.
+    name = variant.name if variant is not None else record.variant_name
     head = (record.line, name, report.players, report.turn_count, report.over, report.complete,
             report.totals)
     tags = record.tags
@@ -477,14 +477,17 @@ class ParallelRun:
         for _part, outcome in self._results(source):
             for packed in outcome.games:
                 index += 1
-                line, name, players, turn_count, over, complete, totals = packed[:7]
-                variant = variants[name] if name in variants else variants.setdefault(
-                    name, find_variant(name))
                 if len(packed) == 7:  # a game without diagnostics, not of a match
+                    line, name, players, turn_count, over, complete, totals = packed
+                    variant = variants[name] if name in variants else variants.setdefault(
+                        name, find_variant(name))
                     report = SentReport(index, SentRecord(line, name, Tags()), variant, [], players,
                                         totals, over, complete, turn_count, {})
                 else:
-                    diagnostics, tags, lines, extra = packed[7:]
+                    line, name, players, turn_count, over, complete, totals, diagnostics, tags, lines, \
+                        extra = packed
+                    variant = variants[name] if name in variants else variants.setdefault(
+                        name, find_variant(name))
                     record = SentRecord(line, name, Tags(dict(tags) if tags else None))
                     if lines:
                         record.tags.lines = lines

@@ -49,19 +49,22 @@ from .validate import GameReport, MatchChecks, validate_record
 from .variants import Variant, find_variant, variant_names
 
 #: Most bytes per part (memory stays bounded); smaller inputs are cut finer, so that every
-#: process has several parts.
-PART_SIZE = 1 << 20
+#: process has several parts. Parts and their results cross between processes through
+#: threads of this process that wait for the interpreter lock (up to the switch interval,
+#: 5 ms, while this process validates): a part's result is kept under a pipe's buffer
+#: (64 KB, about 40 bytes a game), so that a worker never waits for it to be read.
+PART_SIZE = 1 << 19
 PARTS_PER_JOB = 8
 #: Parts shrink as the end nears (a part is at most the rest over ``jobs * SHRINK``), so
 #: that the processes finish close together, down to this size.
 SMALLEST_PART = 1 << 14
 SHRINK = 4
-#: Parts given to each worker ahead of the one it is on, so that it never waits for this
-#: process to hand out the next one.
-AHEAD = 2
+#: Parts given to each worker and not done yet: enough that it never waits for this
+#: process to hand out the next one (which it does between two of its own parts).
+AHEAD = 4
 #: Most parts whose reports wait here to be given out, per process (bounds memory when
 #: the reader of the reports is slow).
-WAITING = 4
+WAITING = 6
 #: Most bytes held while looking for a place to cut, in parts; past it, the rest of the
 #: file is read on in this process.
 LONGEST_UNCUT = 16

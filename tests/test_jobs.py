@@ -116,6 +116,20 @@ def test_files_with_few_or_no_games(data: bytes) -> None:
     _same_as_one_process(data, 16)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_bytes_that_are_not_utf8_and_a_byte_order_mark_give_the_same_reports(seed: int) -> None:
+    # Every part is read by its own reader: a byte order mark counts only at the start of
+    # the file, and a bad byte is reported where it is, whichever part holds it.
+    rng = random.Random(seed)
+    texts = [t.encode() for t in _games(12, 20 + seed)]
+    for _ in range(4):
+        at = rng.randrange(len(texts))
+        cut = rng.randrange(len(texts[at]))
+        bad = rng.choice([b"\xff", b"\xc3(", b"\x00", b"\xef\xbb\xbf"])
+        texts[at] = texts[at][:cut] + bad + texts[at][cut:]
+    _same_as_one_process(b"\xef\xbb\xbf" + b"\n".join(texts), rng.choice([60, 400, 2000]))
+
+
 def test_a_file_with_nowhere_to_cut_is_read_on_in_one_process() -> None:
     # One game whose comment holds every empty line: no cut is possible, and the reader
     # goes on from the last good cut in this process, without reading it all into memory.

@@ -273,7 +273,9 @@ def bench_jobs(table: Table, games: int, runs: int, jobs: int) -> None:
     table.section(f"lcn validate --jobs {jobs}")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "jobs.lcn"
-        written = corpora.write_big(path, max(games, 100) * 10_000, seed=3)
+        # Big enough that the command's start-up, paid once by one job and by several
+        # alike, does not hide the speed-up (its own row below gives it).
+        written = corpora.write_big(path, max(games, 100) * 50_000, seed=3)
         empty = Path(tmp) / "empty.lcn"
         empty.write_bytes(b"")
         #: Options, the command's name in the table, and what the speed-up row adds.
@@ -339,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes for the --jobs measure")
     parser.add_argument("--stream-mb", type=int, default=1000, help="size of the streaming file")
     parser.add_argument("--skip", action="append", default=[],
-                        choices=["validation", "chess", "scaling", "jobs", "site", "stream"],
+                        choices=["validation", "chess", "scaling", "parts", "jobs", "site", "stream"],
                         help="leave a part out (repeat for several)")
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown here")
     args = parser.parse_args(argv)
@@ -351,6 +353,10 @@ def main(argv: list[str] | None = None) -> int:
         corpus = bench_validation(table, args.games, args.runs, args.skip)
     if "scaling" not in args.skip and corpus:
         bench_scaling(table, corpus, args.runs)
+    if "parts" not in args.skip and corpus:
+        from .parts import bench_parts
+
+        bench_parts(table, corpus, args.runs, interleaved, floor_pass)
     if "jobs" not in args.skip:
         bench_jobs(table, args.games, args.runs, args.jobs)
     if "site" not in args.skip:

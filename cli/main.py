@@ -6,12 +6,13 @@ is not, 2 for usage and input errors.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, ClassVar
 
 import click
 
@@ -31,7 +32,28 @@ from .progress import Progress, TrackedRun
 FORMATS = click.Choice(["text", "json"])
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The ``lcn`` group: the commands of other modules are imported when they are called.
+
+    ``lcn validate`` is run once per file by scripts over many files: it does not pay for
+    the importers, the web server or the play code that other commands need.
+    """
+
+    #: Command names and the modules of this package that define them (in ``COMMANDS``).
+    lazy: ClassVar[dict[str, str]] = {"deal": "deal", "convert": "convert", "serve": "serve"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            module = importlib.import_module(f"lcn_cli.{self.lazy[cmd_name]}")
+            for command in module.COMMANDS:
+                self.add_command(command)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(lcn.__version__, prog_name="lcn")
 def cli() -> None:
     """Lost Cities Notation: validate, score, format and show game records."""
@@ -82,8 +104,9 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
             continue
-        run = TrackedRun(source, jobs)
+        run = TrackedRun(source, jobs, only_problems=quiet and fmt == "text")
         progress = Progress(display, run.size, enabled=False if no_progress else None)
+        run.on_counted = lambda games, run=run, progress=progress: progress.update(run.position, games)
         caret_lines = SourceLines(source)
         for report in run:
             progress.update(run.position, report.index)
@@ -115,6 +138,8 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
                 click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
         progress.clear()
         caret_lines.close()
+        total += run.unreported  # valid games, without a word to print about them
+        valid_count += run.unreported
         file_diags = run.file_diagnostics
         if file_diags:
             any_invalid = True
@@ -343,28 +368,6 @@ def _canonical(source: bytes | Path, out: IO[bytes] | None) -> tuple[list[lcn.Di
     finally:
         original.close()
     return errors, same
-
-
-#: Modules of this package that add commands (each defines ``COMMANDS``, a list of Click
-#: commands); a module that is missing is skipped, so commands can land one by one.
-COMMAND_MODULES = ("deal", "convert", "serve", "bench")
-
-
-def _register_commands() -> None:
-    import importlib
-
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"lcn_cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"lcn_cli.{name}":
-                continue
-            raise
-        for command in getattr(module, "COMMANDS", []):
-            cli.add_command(command)
-
-
-_register_commands()
 
 
 def main() -> None:

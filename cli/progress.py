@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TextIO
 
@@ -76,12 +76,19 @@ class TrackedRun:
     have all that ``lcn validate`` prints, not the turns or the final state.
     """
 
-    def __init__(self, source: bytes | Path, jobs: int = 1) -> None:
+    def __init__(self, source: bytes | Path, jobs: int = 1, *, only_problems: bool = False) -> None:
         self.size = source.stat().st_size if isinstance(source, Path) else len(source)
         self._handle: IO[bytes] | None = None
         self._parallel: ParallelRun | None = None
+        self._only_problems = only_problems
+        self._counted = 0
+        #: Called with the games done so far while games are counted and not given out,
+        #: so that a progress display keeps moving over a long run of valid games.
+        self.on_counted: Callable[[int], None] | None = None
         if jobs > 1:
-            self._parallel = ParallelRun(source, jobs)
+            # A caller that prints only problems lets valid games without any diagnostic be
+            # counted where they are validated, rather than sent back one by one.
+            self._parallel = ParallelRun(source, jobs, report_plain=not only_problems)
             self._run: Iterable[GameReport | SentReport] = self._parallel
         else:
             self._handle = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
@@ -90,7 +97,19 @@ class TrackedRun:
 
     def __iter__(self) -> Iterator[GameReport | SentReport]:
         try:
-            yield from self._run
+            if self._parallel is None and self._only_problems:
+                # As with several processes: the plain games are counted, not given out.
+                for report in self._run:
+                    if report.diagnostics or "Match" in report.record.tags:
+                        yield report
+                    else:
+                        self._counted += 1
+                        if not self._counted & 63 and self.on_counted is not None:
+                            self.on_counted(report.index)
+            else:
+                if self._parallel is not None:
+                    self._parallel.on_counted = self.on_counted
+                yield from self._run
         finally:
             if self._handle is not None:
                 self._handle.close()
@@ -102,6 +121,12 @@ class TrackedRun:
             return self._parallel.position
         assert self._handle is not None
         return self._handle.tell() if not self._handle.closed else self.size
+
+    @property
+    def unreported(self) -> int:
+        """Games validated and found valid without any diagnostic that were not given out
+        (``only_problems``); they count in the summary."""
+        return self._parallel.unreported if self._parallel is not None else self._counted
 
     @property
     def file_diagnostics(self) -> list[Diagnostic]:

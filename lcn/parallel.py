@@ -37,7 +37,7 @@ import multiprocessing
 import os
 import stat
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -268,24 +268,44 @@ def _reader(data: bytes | IO[bytes], first_line: int) -> Reader:
 class _Outcome:
     """A part's games (packed), its file diagnostics, and whether it ends clean."""
 
-    games: list[_Packed]
+    games: list[_Packed | int]
     file_diagnostics: list[Diagnostic]
     clean_end: bool
 
 
-def _validate(source: _Source, start: int, end: int, first_line: int) -> _Outcome:
+def _packed_games(reader: Reader, count_plain: bool, last: list[GameRecord]) -> Iterator[_Packed | int]:
+    """The games of a reader, validated and packed; ``last`` gets the last record read.
+
+    With ``count_plain``, a run of plain games (valid, without a diagnostic, not of a
+    match) is sent as their number alone: a caller that prints only problems needs no more
+    of them, and most games of a big file are such.
+    """
+    plain = 0
+    for index, record in enumerate(reader, 1):
+        report = validate_record(record, index)
+        last[:] = [record]
+        if count_plain and not report.diagnostics and "Match" not in record.tags:
+            plain += 1
+            continue
+        if plain:
+            yield plain
+            plain = 0
+        yield _pack(report)
+    if plain:
+        yield plain
+
+
+def _validate(source: _Source, start: int, end: int, first_line: int,
+              count_plain: bool = False) -> _Outcome:
     """Read and validate one part, in a worker or here.
 
     The games are packed here too: a part's whole reports, kept until the parts before it
     are given out, would cost the garbage collector more than validating them did.
     """
     reader = _reader(source.read(start, end), first_line)
-    games = []
-    last = None
-    for index, record in enumerate(reader, 1):
-        games.append(_pack(validate_record(record, index)))
-        last = record
-    return _Outcome(games, reader.file_diagnostics, _clean_end(last))
+    last: list[GameRecord] = []
+    games = list(_packed_games(reader, count_plain, last))
+    return _Outcome(games, reader.file_diagnostics, _clean_end(last[0] if last else None))
 
 
 #: The source in a worker process (set once when it starts).
@@ -297,11 +317,11 @@ def _start_worker(source: Path | bytes) -> None:
     _worker_source = _Source(source)
 
 
-def _validate_sent(start: int, end: int, first_line: int) -> tuple[list[_Packed], list[_PackedDiagnostic],
-                                                                   bool]:
+def _validate_sent(start: int, end: int, first_line: int, count_plain: bool
+                   ) -> tuple[list[_Packed | int], list[_PackedDiagnostic], bool]:
     """Validate one part in a worker: what :func:`_validate` finds, as plain values."""
     assert _worker_source is not None
-    outcome = _validate(_worker_source, start, end, first_line)
+    outcome = _validate(_worker_source, start, end, first_line, count_plain)
     return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end
 
 
@@ -355,9 +375,18 @@ class ParallelRun:
     source, in the same order, as :class:`SentReport` objects (see the module's docstring).
     """
 
-    def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None) -> None:
+    def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None,
+                 report_plain: bool = True) -> None:
         self.source = source
         self.jobs = max(1, jobs)
+        #: Whether plain games (valid, without a diagnostic, not of a match) are given out;
+        #: when not, they are only counted in ``unreported`` (for callers that print only
+        #: problems, such as ``lcn validate -q``): they never cross between processes.
+        self.report_plain = report_plain
+        self.unreported = 0
+        #: Called with the number of games done so far after each run of games counted and
+        #: not given out (a progress display has nothing else to go by then).
+        self.on_counted: Callable[[int], None] | None = None
         if part_size is None:
             size = source.stat().st_size if isinstance(source, Path) else len(source)
             part_size = min(PART_SIZE, max(SMALLEST_PART, size // (self.jobs * PARTS_PER_JOB)))
@@ -454,22 +483,19 @@ class ParallelRun:
             if part.end is None:  # the rest, read on here: never sent
                 window.append([part, None, None])
                 return
-            window.append([part, pool.apply_async(_validate_sent, (part.start, part.end, part.first_line)),
-                           None])
+            window.append([part, pool.apply_async(_validate_sent, (part.start, part.end, part.first_line,
+                                                                   not self.report_plain)), None])
             busy += 1
 
-    @staticmethod
-    def _here(source: _Source, part: _Part) -> _Outcome:
+    def _here(self, source: _Source, part: _Part) -> _Outcome:
         assert part.end is not None
-        return _validate(source, part.start, part.end, part.first_line)
+        return _validate(source, part.start, part.end, part.first_line, not self.report_plain)
 
-    @staticmethod
-    def _read_on(stream: IO[bytes], part: _Part) -> _Outcome:
+    def _read_on(self, stream: IO[bytes], part: _Part) -> _Outcome:
         """The rest of the file from a part, read here as it streams (the uncuttable case)."""
         reader = _reader(stream, part.first_line)
         result = _Outcome([], reader.file_diagnostics, True)
-        result.games = (_pack(validate_record(record, index))  # type: ignore[assignment]
-                        for index, record in enumerate(reader, 1))
+        result.games = _packed_games(reader, not self.report_plain, [])  # type: ignore[assignment]
         return result
 
     def _run(self, source: _Source) -> Iterator[SentReport]:
@@ -479,6 +505,12 @@ class ParallelRun:
         variants: dict[str, Variant | None] = {}
         for _part, outcome in self._results(source):
             for packed in outcome.games:
+                if type(packed) is int:  # a run of plain games, counted only
+                    index += packed
+                    self.unreported += packed
+                    if self.on_counted is not None:
+                        self.on_counted(index)
+                    continue
                 index += 1
                 if len(packed) == 7:  # a game without diagnostics, not of a match
                     line, name, players, turn_count, over, complete, totals = packed

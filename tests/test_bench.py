@@ -58,7 +58,9 @@ def test_a_small_run_prints_every_measure_and_writes_the_markdown(
     printed = capsys.readouterr().out
     for needle in ("full validation, classic 5, full deal", "full validation, classic 6, no deal",
                    "full validation, rivals", "floor, classic 5, full deal",
-                   "ratio: validation time / floor time", "headers-only scan", "us/turn"):
+                   "ratio: validation time / floor time", "headers-only scan", "us/turn",
+                   "Where the time goes", "express check off (the full engine)",
+                   "8 of 8 games decided by the express check"):
         assert needle in printed
     try:
         import chess  # noqa: F401

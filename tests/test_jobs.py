@@ -52,6 +52,17 @@ def _same_as_one_process(data: bytes, part_size: int, jobs: int = 2) -> int:
             assert got == expected
             assert [d.to_json() for d in several.file_diagnostics] == [
                 d.to_json() for d in one.file_diagnostics]
+        # Counting plain games only (`lcn validate -q`): every game with something to say is
+        # given out, the same; the rest are counted (a game whose only diagnostic is a
+        # repeated Windows line ending warning is given out, with nothing left to say).
+        counted = ParallelRun(path, jobs, part_size=part_size, report_plain=False)
+        got = [_summary(r) for r in counted]
+        assert [s for s in got if s[10] or s[13] is not None] == [
+            s for s in expected if s[10] or s[13] is not None]
+        assert all(s == expected[s[0] - 1] for s in got)
+        assert counted.unreported == len(expected) - len(got)
+        assert [d.to_json() for d in counted.file_diagnostics] == [
+            d.to_json() for d in one.file_diagnostics]
     return len(expected)
 
 

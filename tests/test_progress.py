@@ -78,3 +78,19 @@ def test_the_position_reaches_the_end_of_the_input(games: Path, jobs: int) -> No
     assert positions == sorted(positions)
     assert 0 < positions[-1] <= run.size == games.stat().st_size
     assert run.file_diagnostics == []
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_games_counted_and_not_given_out_still_move_the_progress(tmp_path: Path, jobs: int) -> None:
+    # `lcn validate -q` lets valid games be counted where they are validated; the progress
+    # line must go on moving over a long run of them.
+    path = tmp_path / "many.lcn"
+    path.write_text("\n".join(lcn.write_game(random_game(seed)) for seed in range(300)), encoding="utf-8")
+    run = TrackedRun(path, jobs, only_problems=True)
+    if run._parallel is not None:
+        run._parallel.part_size = 4096  # several parts, so several runs of counted games
+    ticks: list[int] = []
+    run.on_counted = ticks.append
+    assert list(run) == []
+    assert run.unreported == 300
+    assert len(ticks) >= 4 and ticks == sorted(ticks) and ticks[-1] <= 300

@@ -68,6 +68,28 @@ def _game_title(report: GameReport) -> str:
     return f"game {report.index} ({report.record.variant_name}: {players}, line {report.record.line})"
 
 
+class _StreamedGames:
+    """Writes ``{"games": [...], "files": [...], "summary": {...}}`` a game at a time.
+
+    The text is the same as ``json.dumps(..., indent=2)`` of the whole document would give,
+    but nothing waits for the end: memory stays bounded on a file of any size, and with
+    several processes the writing goes on while they validate.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def game(self, entry: dict[str, Any]) -> None:
+        # A JSON string holds no raw line break, so every line break is between values.
+        text = json.dumps(entry, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        click.echo(('{\n  "games": [\n    ' if not self.count else ",\n    ") + text, nl=False)
+        self.count += 1
+
+    def finish(self, rest: dict[str, Any]) -> None:
+        tail = json.dumps(rest, ensure_ascii=False, indent=2)
+        click.echo(('{\n  "games": []' if not self.count else "\n  ]") + "," + tail[1:])
+
+
 def _dump(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
@@ -91,7 +113,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     line and a caret) and a summary per game.
     """
     color = sys.stdout.isatty() and fmt == "text"
-    games_json: list[dict[str, Any]] = []
+    games_json = _StreamedGames()
     files_json: list[dict[str, Any]] = []
     any_invalid = False
     io_error = False
@@ -118,7 +140,8 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             if fmt == "json":
                 entry = report.to_json()
                 entry["file"] = display
-                games_json.append(entry)
+                progress.clear()
+                games_json.game(entry)
                 continue
             shown = [d for d in report.diagnostics if warnings or d.is_error]
             if shown or not quiet or not report.valid:
@@ -149,8 +172,8 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             for d in file_diags:
                 click.echo(render_diagnostic(d, display, {}, color))
     if fmt == "json":
-        _dump({"games": games_json, "files": files_json,
-               "summary": {"games": total, "valid": valid_count, "invalid": total - valid_count}})
+        games_json.finish({"files": files_json, "summary": {
+            "games": total, "valid": valid_count, "invalid": total - valid_count}})
     elif total != 1 or quiet:
         click.echo(f"{total} game{'s' if total != 1 else ''}: {valid_count} valid, "
                    f"{total - valid_count} invalid")

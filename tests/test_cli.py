@@ -117,6 +117,18 @@ def test_validate_json_turn_is_null_when_not_about_a_turn() -> None:
     assert [d["line"] for d in diagnostics if d["code"] == "tag-value"] == [3]
 
 
+@pytest.mark.parametrize("inputs", [["-"], ["valid.lcn"], ["invalid.lcn", "valid.lcn"],
+                                    ["valid.lcn", "-", "invalid.lcn"]])
+def test_validate_json_is_written_as_it_goes_in_the_one_canonical_layout(
+        folder: Path, inputs: list[str]) -> None:
+    # Written a game at a time, the text is what json.dumps(indent=2) gives for the whole.
+    args = [name if name == "-" else str(folder / name) for name in inputs]
+    result = run("validate", "--format", "json", *args, input=b"" if "-" in inputs else None)
+    data = json.loads(result.output)
+    assert result.output == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    assert len(data["games"]) == sum(name != "-" for name in inputs)
+
+
 def test_validate_json_of_an_empty_file() -> None:
     result = run("validate", "--format", "json", "-", input=b"")
     assert result.exit_code == 1

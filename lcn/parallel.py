@@ -38,6 +38,8 @@ import os
 import stat
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -368,6 +370,31 @@ class SentReport:
     to_json = GameReport.to_json
 
 
+class _Workers:
+    """The worker processes, each reading the source by range.
+
+    A process pool of ``concurrent.futures`` rather than ``multiprocessing.Pool``: when a
+    worker dies abruptly, its futures fail (``BrokenProcessPool``) instead of waiting for
+    ever, and stopping never waits on a queue lock a dead worker held.
+    """
+
+    def __init__(self, count: int, source: Path | bytes) -> None:
+        self._before = {child.pid for child in multiprocessing.active_children()}
+        self._executor = ProcessPoolExecutor(count, multiprocessing.get_context(), _start_worker,
+                                             (source,))
+
+    def submit(self, start: int, end: int, first_line: int, count_plain: bool) -> Future[Any]:
+        return self._executor.submit(_validate_sent, start, end, first_line, count_plain)
+
+    def stop(self) -> None:
+        """Stop at once: the parts still queued are dropped and the workers killed."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        for child in multiprocessing.active_children():
+            if child.pid not in self._before:
+                child.kill()
+                child.join()
+
+
 class ParallelRun:
     """Validates a file (a path or bytes) with ``jobs`` processes; iterate for the reports.
 
@@ -415,13 +442,13 @@ class ParallelRun:
         again with the next."""
         cutter = _Cutter(source, self.part_size, self.jobs)
         workers = self.jobs - 1 if source.ranged else 0
-        pool = None
+        pool: _Workers | None = None
         if workers:
             # The variants (and plugins) are loaded on first use, by imports that take longer
             # than validating hundreds of games: load them before the workers are forked, so
             # that they inherit them rather than each loading them again.
             variant_names()
-            pool = multiprocessing.get_context().Pool(workers, _start_worker, (self.source,))
+            pool = _Workers(workers, self.source)
         #: Parts in file order, each with its worker's pending result or its outcome here.
         window: deque[list[Any]] = deque()
         try:
@@ -434,7 +461,7 @@ class ParallelRun:
                         return
                     window.append([part, None, None])
                 head = window[0]
-                if head[1] is not None and head[2] is None and not head[1].ready() \
+                if head[1] is not None and head[2] is None and not head[1].done() \
                         and len(window) < WAITING * self.jobs:
                     # The next reports are not back: validate a part here meanwhile.
                     part = next(cutter, None)
@@ -445,8 +472,20 @@ class ParallelRun:
                 window.popleft()
                 part, pending, outcome = head
                 if outcome is None and part.end is not None:
+                    sent = None
                     if pending is not None:
-                        games, file_diagnostics, clean = pending.get()
+                        try:
+                            sent = pending.result()
+                        except BrokenProcessPool:
+                            # A worker died (killed, out of memory) and its part with it:
+                            # the rest is validated here, giving the same reports.
+                            assert pool is not None
+                            pool.stop()
+                            pool = None
+                            for entry in window:
+                                entry[1] = None
+                    if sent is not None:
+                        games, file_diagnostics, clean = sent
                         outcome = _Outcome(games, _unpack_diagnostics(file_diagnostics), clean)
                     else:
                         outcome = self._here(source, part)
@@ -458,7 +497,7 @@ class ParallelRun:
                     outcome = None if part.end is None else self._here(source, part)
                 if part.end is None:
                     if pool is not None:
-                        pool.terminate()
+                        pool.stop()
                     self._tail = source.stream(part.start)
                     yield part, self._read_on(self._tail, part)
                     return
@@ -467,13 +506,14 @@ class ParallelRun:
                 yield part, outcome
         finally:
             if pool is not None:
-                pool.terminate()
+                pool.stop()
             if self._tail is not None:
                 self._tail.close()
 
-    def _hand_out(self, window: deque[list[Any]], cutter: _Cutter, pool: Any, workers: int) -> None:
+    def _hand_out(self, window: deque[list[Any]], cutter: _Cutter, pool: _Workers,
+                  workers: int) -> None:
         """Give the workers parts until each has ``AHEAD`` waiting (and the window is not full)."""
-        busy = sum(1 for _, pending, _ in window if pending is not None and not pending.ready())
+        busy = sum(1 for _, pending, _ in window if pending is not None and not pending.done())
         while busy < AHEAD * workers and len(window) < WAITING * self.jobs:
             if window and window[-1][0].last:
                 return
@@ -483,8 +523,8 @@ class ParallelRun:
             if part.end is None:  # the rest, read on here: never sent
                 window.append([part, None, None])
                 return
-            window.append([part, pool.apply_async(_validate_sent, (part.start, part.end, part.first_line,
-                                                                   not self.report_plain)), None])
+            window.append([part, pool.submit(part.start, part.end, part.first_line, not self.report_plain),
+                           None])
             busy += 1
 
     def _here(self, source: _Source, part: _Part) -> _Outcome:

@@ -207,3 +207,31 @@ def test_lcn_validate_jobs_reads_standard_input_and_refuses_zero(tmp_path: Path)
     assert "--jobs" in refused.stderr
     missing = CliRunner().invoke(cli, ["validate", "-j", "2", str(tmp_path / "none.lcn")])
     assert missing.exit_code == 2
+
+
+def test_a_worker_killed_midway_leaves_its_parts_to_this_process(tmp_path: Path) -> None:
+    # A worker killed (out of memory, by hand) loses the part it held: the run must not wait
+    # for it for ever, and must still give every report.
+    import multiprocessing
+    import os
+    import signal
+
+    def stuck(signum: int, frame: Any) -> None:
+        raise TimeoutError("the run waited for a worker that is gone")
+
+    path = tmp_path / "games.lcn"
+    path.write_text("\n".join(_games(60, 5)), encoding="utf-8")
+    expected = [_summary(r) for r in lcn.ValidationRun(path.read_bytes())]
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try:
+        got = []
+        for report in ParallelRun(path, 3, part_size=1500):
+            if not got:
+                for child in multiprocessing.active_children():
+                    os.kill(child.pid, signal.SIGKILL)  # type: ignore[arg-type]
+            got.append(_summary(report))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert got == expected

@@ -275,9 +275,8 @@ class _DeferredLines:
         """
         builder = _Builder(record.line, record)
         builder.numbered = self.numbered
-        record.termination = None  # found again on its line
-        for number, start, line in self.lines:
-            _LEXER._lex(builder, line, number, start)
+        builder.deferred = self
+        builder.undefer()
         builder.finish()
 
 
@@ -426,6 +425,15 @@ class _Builder:
         return self.game
 
 
+def _usual_tag(builder: _Builder, line: str, number: int) -> bool:
+    """Take the usual tag line (at the first column, no escape, no carriage return, a new
+    name) as it is; False leaves any other line to :func:`_parse_tag`."""
+    if line[:1] != "[" or "\\" in line or "\r" in line:
+        return False
+    match = _TAG.match(line)
+    return match is not None and builder.game.tags.add_read(*match.groups(), number)
+
+
 def _parse_tag(builder: _Builder, line: str, number: int) -> None:
     # A tag line that starts at its first column matches as it is (the pattern allows the
     # trailing blanks); any other line is stripped first.
@@ -538,10 +546,8 @@ class Reader:
 
         for number, line in lines:
             last_line = number
-            if state == "tags" and line[:1] == "[" and not pending and "\\" not in line \
-                    and "\r" not in line and (match := _TAG.match(line)) is not None \
-                    and builder.game.tags.add_read(*match.groups(), number):
-                continue  # the next tag line of a tag section, the usual kind (as below)
+            if state == "tags" and not pending and _usual_tag(builder, line, number):
+                continue  # the next tag line of a tag section (as below, without the rest)
             if state == "movetext" and comment is None and not pending \
                     and builder.deferred is not None and line[:1] not in _NOT_MOVETEXT_START \
                     and line.isprintable() and line.isascii() and "{" not in line \
@@ -598,10 +604,7 @@ class Reader:
                     state = "tags"
                     if pending:
                         flush_pending()
-                    # The usual tag line (no escape, no carriage return) is taken as it is.
-                    match = _TAG.match(line) if line[0] == "[" and "\\" not in line \
-                        and "\r" not in line else None
-                    if match is None or not builder.game.tags.add_read(*match.groups(), number):
+                    if not _usual_tag(builder, line, number):
                         _parse_tag(builder, line, number)
                     continue
                 if head[0] == "%" and line[0] == "%" and state in ("between", "after"):

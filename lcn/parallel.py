@@ -36,6 +36,7 @@ import io
 import multiprocessing
 import os
 import stat
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -393,6 +394,12 @@ class _Workers:
             if child.pid not in self._before:
                 child.kill()
                 child.join()
+                # The pool's own thread joins its workers too. When it reaps one first, this
+                # join returns before the exit code is known, and the process would still be
+                # counted as alive: wait until it is known.
+                deadline = time.monotonic() + 10
+                while child.exitcode is None and time.monotonic() < deadline:
+                    time.sleep(0.001)
 
 
 class ParallelRun:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import os
+import shutil
 import sys
 import tempfile
+from collections import deque
 from collections.abc import Iterable
+from itertools import islice
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 import click
 
@@ -22,10 +26,21 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-def open_source(name: str) -> bytes | Path:
-    """A source the reader can stream: a path, or stdin read whole (``-``)."""
+#: The most recent bytes of standard input kept by :class:`StdinStream`, for the carets.
+KEPT_INPUT = 8 << 20
+#: Bytes asked of standard input at a time.
+STDIN_BLOCK = 1 << 16
+
+
+def open_source(name: str) -> Path:
+    """A source the reader can stream, and read again: a path, or a copy of stdin (``-``).
+
+    Commands that read their input twice (``fmt`` compares its text with the canonical one;
+    the carets come from a second pass) take standard input through a temporary file,
+    deleted at exit, rather than in memory: a pipe of any size takes bounded memory.
+    """
     if name == "-":
-        return sys.stdin.buffer.read()
+        return _spooled_stdin()
     path = Path(name)
     if path.is_dir():
         raise InputError(f"cannot read '{name}': it is a directory")
@@ -35,6 +50,111 @@ def open_source(name: str) -> bytes | Path:
     except OSError as exc:
         raise InputError(f"cannot read '{name}': {exc.strerror or exc}") from exc
     return path
+
+
+def open_input(name: str) -> Path | StdinStream:
+    """A source read once, in order: a path, or standard input as it comes (``-``).
+
+    ``lcn validate -`` at the end of a pipe prints each game's verdict as soon as the game
+    has come through, not when the pipe ends, and holds no more of it than
+    :class:`StdinStream` keeps.
+    """
+    if name == "-":
+        return StdinStream(sys.stdin.buffer)
+    return open_source(name)
+
+
+def _spooled_stdin() -> Path:
+    spool = tempfile.NamedTemporaryFile(prefix="lcn-stdin-", suffix=".lcn")  # noqa: SIM115
+    atexit.register(spool.close)  # which deletes it
+    try:
+        shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
+        spool.flush()
+    except OSError as exc:
+        spool.close()
+        raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
+    return Path(spool.name)
+
+
+class StdinStream:
+    """Standard input read as it comes, keeping its last ``keep`` bytes to show lines from.
+
+    A pipe cannot be read twice and may not end for hours (a generator of games piped into
+    ``lcn validate -``). The reader takes its bytes as they arrive (``read`` gives what is
+    there, without waiting for a full block); the lines a game's diagnostics name are that
+    game's own, read a moment before, so the most recent bytes are enough to show them
+    with carets (:meth:`get`, as :class:`SourceLines` does for files). A line that has
+    gone is shown without its text.
+    """
+
+    def __init__(self, stream: IO[bytes], keep: int = KEPT_INPUT) -> None:
+        self._read = getattr(stream, "read1", stream.read)
+        self._keep = keep
+        #: The bytes kept, in order, each block with the number of the line it starts in.
+        self._blocks: deque[tuple[int, bytes]] = deque()
+        self._kept = 0
+        self._line = 1  # the line the next block starts in
+        self._first_whole = True  # whether the first block kept starts a line
+        self._count = 0
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            return b"".join(iter(lambda: self.read(STDIN_BLOCK), b""))
+        data = self._read(min(size, STDIN_BLOCK)) if size else b""
+        if data:
+            self._count += len(data)
+            self._blocks.append((self._line, data))
+            self._line += data.count(b"\n")
+            self._kept += len(data)
+            while self._kept - len(self._blocks[0][1]) >= self._keep:
+                _, gone = self._blocks.popleft()
+                self._kept -= len(gone)
+                self._first_whole = gone.endswith(b"\n")
+        return data
+
+    def tell(self) -> int:
+        """Bytes read so far."""
+        return self._count
+
+    def get(self, wanted: Iterable[int]) -> dict[int, str]:
+        """The text of the lines wanted that are still kept (their first 2000 bytes)."""
+        want = set(wanted)
+        found: dict[int, str] = {}
+        if not want or not self._blocks:
+            return found
+        low, high = min(want), max(want)
+        # The block the first line wanted starts in: the last one starting before that line
+        # (a block that starts in the line itself may hold only its end).
+        index = len(self._blocks) - 1
+        while index > 0 and self._blocks[index][0] >= low:
+            index -= 1
+        line = self._blocks[index][0]
+        whole = self._first_whole if index == 0 else self._blocks[index - 1][1].endswith(b"\n")
+        data = b"".join(block for _, block in islice(self._blocks, index, None))
+        at = 0
+        if not whole:  # the start of this block's first line is gone: begin at the next one
+            at = data.find(b"\n") + 1
+            if not at:
+                return found
+            line += 1
+        while line <= high:
+            end = data.find(b"\n", at)
+            if end < 0 and at == len(data):
+                break  # nothing after the last newline: no line there
+            if line in want:
+                piece = data[at:end if end >= 0 else len(data)][:2000]
+                text = piece.decode("utf-8", "replace").rstrip("\r")
+                found[line] = text.lstrip("\ufeff") if line == 1 else text
+            if end < 0:
+                break
+            at = end + 1
+            line += 1
+        return found
+
+    def close(self) -> None:
+        """Drop the bytes kept; standard input itself stays open."""
+        self._blocks.clear()
+        self._kept = 0
 
 
 def source_lines(source: bytes | Path, wanted: Iterable[int]) -> dict[int, str]:

@@ -23,6 +23,8 @@ from .io import (
     AtomicFile,
     InputError,
     SourceLines,
+    StdinStream,
+    open_input,
     open_source,
     render_diagnostic,
     source_lines,
@@ -121,7 +123,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     for name in files:
         display = _display_name(name)
         try:
-            source = open_source(name)
+            source = open_input(name)
         except InputError as exc:
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
@@ -129,7 +131,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
         run = TrackedRun(source, jobs, only_problems=quiet and fmt == "text")
         progress = Progress(display, run.size, enabled=False if no_progress else None)
         run.on_counted = lambda games, run=run, progress=progress: progress.update(run.position, games)
-        caret_lines = SourceLines(source)
+        caret_lines = source if isinstance(source, StdinStream) else SourceLines(source)
         for report in run:
             progress.update(run.position, report.index)
             total += 1
@@ -192,7 +194,7 @@ def score(files: tuple[str, ...], fmt: str) -> None:
     for name in files:
         display = _display_name(name)
         try:
-            source = open_source(name)
+            source = open_input(name)
         except InputError as exc:
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
@@ -272,7 +274,7 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
         # or a temporary one (standard output), and is compared with the original as it goes:
         # a file of any size is formatted in bounded memory, and nothing is written until
         # the whole file has been read without an error.
-        replacement = AtomicFile(source) if write_ and isinstance(source, Path) else None
+        replacement = AtomicFile(source) if write_ and name != "-" else None
         out: IO[bytes] | None = None
         if replacement is not None:
             out = replacement.handle
@@ -320,7 +322,7 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None:
     """Show the position of a game after a turn: the table, hands when known, the scores."""
-    source = open_source(file)
+    source = open_input(file)
     record = None
     for index, candidate in enumerate(lcn.Reader(source), 1):
         if index == game_no:

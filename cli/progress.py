@@ -17,6 +17,8 @@ from typing import IO, TextIO
 from lcn import Diagnostic, GameReport, ValidationRun
 from lcn.parallel import ParallelRun, SentReport
 
+from .io import StdinStream
+
 #: Seconds before the line first appears: a short input is done before that.
 DELAY = 0.5
 #: Seconds between two redraws.
@@ -76,22 +78,35 @@ class TrackedRun:
     have all that ``lcn validate`` prints, not the turns or the final state.
     """
 
-    def __init__(self, source: bytes | Path, jobs: int = 1, *, only_problems: bool = False) -> None:
-        self.size = source.stat().st_size if isinstance(source, Path) else len(source)
-        self._handle: IO[bytes] | None = None
+    def __init__(self, source: bytes | Path | StdinStream, jobs: int = 1, *,
+                 only_problems: bool = False) -> None:
+        #: The size of the source; None for standard input, whose end is not known before.
+        self.size: int | None = None
+        if isinstance(source, Path):
+            self.size = source.stat().st_size
+        elif isinstance(source, bytes):
+            self.size = len(source)
+        self._handle: IO[bytes] | StdinStream | None = None
         self._parallel: ParallelRun | None = None
         self._only_problems = only_problems
         self._counted = 0
         #: Called with the games done so far while games are counted and not given out,
         #: so that a progress display keeps moving over a long run of valid games.
         self.on_counted: Callable[[int], None] | None = None
-        if jobs > 1:
+        if jobs > 1 and not isinstance(source, StdinStream):
             # A caller that prints only problems lets valid games without any diagnostic be
             # counted where they are validated, rather than sent back one by one.
             self._parallel = ParallelRun(source, jobs, report_plain=not only_problems)
             self._run: Iterable[GameReport | SentReport] = self._parallel
         else:
-            self._handle = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
+            # Standard input is read in this one process whatever the jobs, as a named pipe
+            # is: its parts cannot be read by range.
+            if isinstance(source, Path):
+                self._handle = source.open("rb")
+            elif isinstance(source, bytes):
+                self._handle = io.BytesIO(source)
+            else:
+                self._handle = source
             self._sequential = ValidationRun(self._handle)
             self._run = self._sequential
 
@@ -120,7 +135,9 @@ class TrackedRun:
         if self._parallel is not None:
             return self._parallel.position
         assert self._handle is not None
-        return self._handle.tell() if not self._handle.closed else self.size
+        if isinstance(self._handle, StdinStream):
+            return self._handle.tell()
+        return self._handle.tell() if not self._handle.closed else (self.size or 0)
 
     @property
     def unreported(self) -> int:

@@ -3,6 +3,7 @@ compiler-style diagnostics with carets, and the fixed JSON shapes of ``docs/spec
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -325,6 +326,7 @@ def test_every_command_of_the_readme_works(tmp_path: Path) -> None:
     assert len(commands) >= 8 and any("match.lcn" in c for c in commands)
     (tmp_path / "samples").symlink_to(ROOT / "samples", target_is_directory=True)
     shutil.copy(CLASSIC / "full-deal.lcn", tmp_path / "game.lcn")
+    (tmp_path / "games.lcn.gz").write_bytes(gzip.compress((CLASSIC / "match.lcn").read_bytes()))
     shutil.copy(ROOT / "tests" / "data" / "imports" / "narrated-en.txt", tmp_path / "log.txt")
     for command in commands:
         process = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, timeout=120,

@@ -402,6 +402,15 @@ class _Workers:
                     time.sleep(0.001)
 
 
+def _give_up(pool: _Workers, window: deque[list[Any]]) -> None:
+    """A worker died (killed, out of memory), and its part with it: the workers are stopped
+    and every part waiting in the window is validated in this process instead, with the
+    same reports."""
+    pool.stop()
+    for entry in window:
+        entry[1] = None
+
+
 class ParallelRun:
     """Validates a file (a path or bytes) with ``jobs`` processes; iterate for the reports.
 
@@ -460,8 +469,9 @@ class ParallelRun:
         window: deque[list[Any]] = deque()
         try:
             while True:
-                if pool is not None:
-                    self._hand_out(window, cutter, pool, workers)
+                if pool is not None and not self._hand_out(window, cutter, pool, workers):
+                    _give_up(pool, window)
+                    pool = None
                 if not window:
                     part = next(cutter, None)
                     if part is None:
@@ -484,13 +494,9 @@ class ParallelRun:
                         try:
                             sent = pending.result()
                         except BrokenProcessPool:
-                            # A worker died (killed, out of memory) and its part with it:
-                            # the rest is validated here, giving the same reports.
                             assert pool is not None
-                            pool.stop()
+                            _give_up(pool, window)
                             pool = None
-                            for entry in window:
-                                entry[1] = None
                     if sent is not None:
                         games, file_diagnostics, clean = sent
                         outcome = _Outcome(games, _unpack_diagnostics(file_diagnostics), clean)
@@ -518,21 +524,30 @@ class ParallelRun:
                 self._tail.close()
 
     def _hand_out(self, window: deque[list[Any]], cutter: _Cutter, pool: _Workers,
-                  workers: int) -> None:
-        """Give the workers parts until each has ``AHEAD`` waiting (and the window is not full)."""
+                  workers: int) -> bool:
+        """Give the workers parts until each has ``AHEAD`` waiting (and the window is not full).
+
+        False when the pool is found broken (a worker died): the part is then in the window
+        without a worker's result, to be validated here.
+        """
         busy = sum(1 for _, pending, _ in window if pending is not None and not pending.done())
         while busy < AHEAD * workers and len(window) < WAITING * self.jobs:
             if window and window[-1][0].last:
-                return
+                return True
             part = next(cutter, None)
             if part is None:
-                return
+                return True
             if part.end is None:  # the rest, read on here: never sent
                 window.append([part, None, None])
-                return
-            window.append([part, pool.submit(part.start, part.end, part.first_line, not self.report_plain),
-                           None])
+                return True
+            try:
+                pending = pool.submit(part.start, part.end, part.first_line, not self.report_plain)
+            except BrokenProcessPool:
+                window.append([part, None, None])
+                return False
+            window.append([part, pending, None])
             busy += 1
+        return True
 
     def _here(self, source: _Source, part: _Part) -> _Outcome:
         assert part.end is not None

@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import random
 import threading
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -140,6 +141,29 @@ def test_a_run_stopped_early_leaves_no_process_behind(tmp_path: Path) -> None:
     first = next(run)
     assert first.index == 1
     run.close()  # type: ignore[attr-defined]
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("fails_at", [1, 2, 5])
+def test_a_pool_found_broken_when_handing_out_leaves_the_rest_to_this_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails_at: int) -> None:
+    """A worker may die between two parts handed out: the next hand-out then fails at once
+    (as a pending result would), and this process validates what was not done."""
+    submit = parallel._Workers.submit
+    calls = itertools.count(1)
+
+    def breaking(self: parallel._Workers, *args: object) -> object:
+        if next(calls) >= fails_at:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        return submit(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(parallel._Workers, "submit", breaking)
+    path = tmp_path / "games.lcn"
+    data = _text(40, 11)
+    path.write_bytes(data)
+    reports = list(ParallelRun(path, 3, part_size=300))
+    assert [r.to_json() for r in reports] == [r.to_json() for r in lcn.ValidationRun(data)]
+    assert next(calls) > fails_at  # the pool was found broken on handing out
     assert multiprocessing.active_children() == []
 
 

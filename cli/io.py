@@ -60,15 +60,22 @@ def open_input(name: str) -> Path | StdinStream:
     :class:`StdinStream` keeps.
     """
     if name == "-":
-        return StdinStream(sys.stdin.buffer)
+        return StdinStream(_stdin())
     return open_source(name)
 
 
+def _stdin() -> IO[bytes]:
+    if sys.stdin is None:  # started with standard input closed
+        raise InputError("cannot read standard input: it is closed")
+    return sys.stdin.buffer
+
+
 def _spooled_stdin() -> Path:
+    stdin = _stdin()
     spool = tempfile.NamedTemporaryFile(prefix="lcn-stdin-", suffix=".lcn")  # noqa: SIM115
     atexit.register(spool.close)  # which deletes it
     try:
-        shutil.copyfileobj(sys.stdin.buffer, spool, 1 << 20)
+        shutil.copyfileobj(stdin, spool, 1 << 20)
         spool.flush()
     except OSError as exc:
         spool.close()
@@ -100,7 +107,10 @@ class StdinStream:
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:
             return b"".join(iter(lambda: self.read(STDIN_BLOCK), b""))
-        data = self._read(min(size, STDIN_BLOCK)) if size else b""
+        try:
+            data = self._read(min(size, STDIN_BLOCK)) if size else b""
+        except OSError as exc:
+            raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
         if data:
             self._count += len(data)
             self._blocks.append((self._line, data))

@@ -132,35 +132,40 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
         progress = Progress(display, run.size, enabled=False if no_progress else None)
         run.on_counted = lambda games, run=run, progress=progress: progress.update(run.position, games)
         caret_lines = source if isinstance(source, StdinStream) else SourceLines(source)
-        for report in run:
-            progress.update(run.position, report.index)
-            total += 1
-            if report.valid:
-                valid_count += 1
-            else:
-                any_invalid = True
-            if fmt == "json":
-                entry = report.to_json()
-                entry["file"] = display
-                progress.clear()
-                games_json.game(entry)
-                continue
-            shown = [d for d in report.diagnostics if warnings or d.is_error]
-            if shown or not quiet or not report.valid:
-                progress.clear()
-            if shown:
-                lines = caret_lines.get(d.line for d in shown if d.line)
-                for d in shown:
-                    click.echo(render_diagnostic(d, display, lines, color))
-            if not quiet or not report.valid:
-                errors = sum(1 for d in report.diagnostics if d.is_error)
-                count = len(report.diagnostics) - errors
-                verdict = click.style("valid", fg="green") if color else "valid"
-                if errors:
-                    verdict = f"{errors} error{'s' if errors != 1 else ''}"
-                    verdict = click.style(verdict, fg="red") if color else verdict
-                note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
-                click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
+        try:
+            for report in run:
+                progress.update(run.position, report.index)
+                total += 1
+                if report.valid:
+                    valid_count += 1
+                else:
+                    any_invalid = True
+                if fmt == "json":
+                    entry = report.to_json()
+                    entry["file"] = display
+                    progress.clear()
+                    games_json.game(entry)
+                    continue
+                shown = [d for d in report.diagnostics if warnings or d.is_error]
+                if shown or not quiet or not report.valid:
+                    progress.clear()
+                if shown:
+                    lines = caret_lines.get(d.line for d in shown if d.line)
+                    for d in shown:
+                        click.echo(render_diagnostic(d, display, lines, color))
+                if not quiet or not report.valid:
+                    errors = sum(1 for d in report.diagnostics if d.is_error)
+                    count = len(report.diagnostics) - errors
+                    verdict = click.style("valid", fg="green") if color else "valid"
+                    if errors:
+                        verdict = f"{errors} error{'s' if errors != 1 else ''}"
+                        verdict = click.style(verdict, fg="red") if color else verdict
+                    note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
+                    click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
+        except InputError as exc:  # standard input failing midway: what came is reported
+            io_error = True
+            progress.clear()
+            click.echo(f"lcn: {exc.message}", err=True)
         progress.clear()
         caret_lines.close()
         total += run.unreported  # valid games, without a word to print about them

@@ -199,3 +199,53 @@ def test_a_tracked_run_of_standard_input_reads_it_in_one_process() -> None:
     assert run.position == len(data)
     line = Progress("<stdin>", run.size, enabled=False).line(run.position, len(reports), 2.0)
     assert line == f"<stdin>: {len(data) / 1e6:,.0f} MB, 6 games, {len(data) / 2e6:,.1f} MB/s"
+
+
+@pytest.mark.parametrize("command", [["validate"], ["score"], ["fmt"], ["show"], ["deal"]])
+def test_a_closed_standard_input_is_an_input_error(command: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "lcn_cli.main", *command, "-"], capture_output=True,
+                          stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(0), timeout=60,
+                          check=False)
+    assert done.returncode == 2
+    assert b"cannot read standard input: it is closed" in done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+class Failing(io.RawIOBase):
+    """A pipe that gives some bytes, then fails as a device can (EIO)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        if not self.data:
+            raise OSError(5, "Input/output error")
+        piece, self.data = self.data[:size], self.data[size:]
+        return piece
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_standard_input_failing_midway_reports_what_came(monkeypatch: pytest.MonkeyPatch,
+                                                         fmt: str) -> None:
+    import json
+
+    from click.testing import CliRunner
+    from lcn_cli import io as cli_io
+    from lcn_cli.main import cli
+
+    # The second game was still coming (a comment may follow its end) when reading failed:
+    # only the first is reported.
+    came = (INVALID + "\n" + FULL_DEAL + "\n").encode()
+    monkeypatch.setattr(cli_io, "_stdin", lambda: Failing(came))
+    result = CliRunner().invoke(cli, ["validate", "--format", fmt, "-"])
+    assert result.exit_code == 2, result.output
+    assert "lcn: cannot read standard input: Input/output error" in result.stderr
+    if fmt == "json":
+        data = json.loads(result.stdout)
+        assert [g["valid"] for g in data["games"]] == [False]
+        assert data["summary"] == {"games": 1, "valid": 0, "invalid": 1}
+    else:
+        assert result.stdout.splitlines()[-1] == "<stdin>: game 1 (classic: Ada vs Bo, line 1): 2 errors"

@@ -70,17 +70,31 @@ def _stdin() -> IO[bytes]:
     return sys.stdin.buffer
 
 
+#: The copies of standard input made by this process, open until it ends.
+_SPOOLS: list[IO[bytes]] = []
+#: Where the system lists this process's open files by descriptor (Linux).
+_DESCRIPTORS = Path("/proc/self/fd")
+
+
 def _spooled_stdin() -> Path:
+    """A copy of standard input in a file. Where the system lists open files by descriptor,
+    the copy has no name, so it is gone with the process however the process ends (killed
+    too), and is opened again through its descriptor; elsewhere it is named and removed at
+    exit."""
     stdin = _stdin()
-    spool = tempfile.NamedTemporaryFile(prefix="lcn-stdin-", suffix=".lcn")  # noqa: SIM115
-    atexit.register(spool.close)  # which deletes it
+    unnamed = _DESCRIPTORS.is_dir()
+    if unnamed:
+        spool: IO[bytes] = tempfile.TemporaryFile(prefix="lcn-stdin-", suffix=".lcn")  # noqa: SIM115
+    else:
+        spool = tempfile.NamedTemporaryFile(prefix="lcn-stdin-", suffix=".lcn")  # noqa: SIM115
+        atexit.register(spool.close)  # which removes it
+    _SPOOLS.append(spool)
     try:
         shutil.copyfileobj(stdin, spool, 1 << 20)
         spool.flush()
     except OSError as exc:
-        spool.close()
         raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
-    return Path(spool.name)
+    return _DESCRIPTORS / str(spool.fileno()) if unnamed else Path(spool.name)
 
 
 class StdinStream:
@@ -94,26 +108,35 @@ class StdinStream:
     gone is shown without its text.
     """
 
-    def __init__(self, stream: IO[bytes], keep: int = KEPT_INPUT) -> None:
+    def __init__(self, stream: IO[bytes], keep: int = KEPT_INPUT, block: int = STDIN_BLOCK) -> None:
         self._read = getattr(stream, "read1", stream.read)
         self._keep = keep
+        self._block = block
         #: The bytes kept, in order, each block with the number of the line it starts in.
-        self._blocks: deque[tuple[int, bytes]] = deque()
+        #: A block grows until it holds ``block`` bytes, however small the pieces a
+        #: writer flushes (a line at a time): the overhead of a block stays a small share.
+        self._blocks: deque[tuple[int, bytearray]] = deque()
         self._kept = 0
-        self._line = 1  # the line the next block starts in
+        self._line = 1  # the line the next bytes start in
         self._first_whole = True  # whether the first block kept starts a line
         self._count = 0
+        #: Bytes come from standard input but not yet given out (``readline`` reads ahead).
+        self._pending = b""
 
-    def read(self, size: int = -1) -> bytes:
-        if size is None or size < 0:
-            return b"".join(iter(lambda: self.read(STDIN_BLOCK), b""))
+    def _fetch(self) -> bytes:
         try:
-            data = self._read(min(size, STDIN_BLOCK)) if size else b""
+            return self._read(self._block)
         except OSError as exc:
             raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
+
+    def _given(self, data: bytes) -> bytes:
+        """Keep the bytes given out (to the reader), in order."""
         if data:
             self._count += len(data)
-            self._blocks.append((self._line, data))
+            if self._blocks and len(self._blocks[-1][1]) < self._block:
+                self._blocks[-1][1].extend(data)
+            else:
+                self._blocks.append((self._line, bytearray(data)))
             self._line += data.count(b"\n")
             self._kept += len(data)
             while self._kept - len(self._blocks[0][1]) >= self._keep:
@@ -121,6 +144,33 @@ class StdinStream:
                 self._kept -= len(gone)
                 self._first_whole = gone.endswith(b"\n")
         return data
+
+    def read(self, size: int = -1) -> bytes:
+        """What has come, up to ``size`` bytes, without waiting for more (all, for -1)."""
+        if size is None or size < 0:
+            return b"".join(iter(lambda: self.read(self._block), b""))
+        if not size:
+            return b""
+        data = self._pending or self._fetch()
+        data, self._pending = data[:size], data[size:]
+        return self._given(data)
+
+    def readline(self, limit: int = -1) -> bytes:
+        """A line, up to ``limit`` bytes (the reader reads an overlong line so, in pieces)."""
+        data = self._pending
+        while True:
+            end = data.find(b"\n") + 1
+            if end or (0 <= limit <= len(data)):
+                break
+            more = self._fetch()
+            if not more:
+                end = len(data)
+                break
+            data += more
+        if not end or (limit >= 0 and end > limit):
+            end = min(len(data), limit) if limit >= 0 else len(data)
+        data, self._pending = data[:end], data[end:]
+        return self._given(data)
 
     def tell(self) -> int:
         """Bytes read so far."""

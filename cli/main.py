@@ -206,46 +206,50 @@ def score(files: tuple[str, ...], fmt: str) -> None:
             continue
         # Every game's score sheet is printed: the full engine makes it as it validates
         # (the express check would leave it to be made by validating again).
-        for report in ValidationRun(source, express=False):
-            any_invalid |= not report.valid
-            players = report.players
-            score_ = report.score
-            if fmt == "json":
-                entry: dict[str, Any] = {
-                    "index": report.index, "file": display, "players": players,
-                    "scores": score_.totals if score_ else None,
-                    "expeditions": score_.breakdown if score_ else None,
-                    "details": score_.details if score_ else None,
-                    "valid": report.valid, "over": report.over,
-                    "variant": report.record.variant_name,
-                }
+        try:
+            for report in ValidationRun(source, express=False):
+                any_invalid |= not report.valid
+                players = report.players
+                score_ = report.score
+                if fmt == "json":
+                    entry: dict[str, Any] = {
+                        "index": report.index, "file": display, "players": players,
+                        "scores": score_.totals if score_ else None,
+                        "expeditions": score_.breakdown if score_ else None,
+                        "details": score_.details if score_ else None,
+                        "valid": report.valid, "over": report.over,
+                        "variant": report.record.variant_name,
+                    }
+                    if "match" in report.extra:
+                        entry["match"] = report.extra["match"]
+                    games_json.append(entry)
+                    continue
+                click.echo(f"{display}: {_game_title(report)}")
+                if score_ is None:
+                    click.echo("  cannot be scored: " + "; ".join(
+                        d.message for d in report.diagnostics if d.is_error))
+                    continue
+                parts = list(score_.breakdown[0]) if score_.breakdown else []
+                width = max((len(p) for p in players), default=6) + 2
+                click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts) + f"{'total':>8}")
+                for seat, player in enumerate(players):
+                    row = "".join(f"{score_.breakdown[seat][p]:>6}" for p in parts)
+                    click.echo(f"  {player:<{width}}{row}{score_.totals[seat]:>8}")
+                status = []
+                if not report.over:
+                    status.append("game not over: scores as the record stands")
+                if not report.valid:
+                    status.append("the record has errors (lcn validate shows them)")
+                for note in status:
+                    click.echo(f"  note: {note}")
                 if "match" in report.extra:
-                    entry["match"] = report.extra["match"]
-                games_json.append(entry)
-                continue
-            click.echo(f"{display}: {_game_title(report)}")
-            if score_ is None:
-                click.echo("  cannot be scored: " + "; ".join(
-                    d.message for d in report.diagnostics if d.is_error))
-                continue
-            parts = list(score_.breakdown[0]) if score_.breakdown else []
-            width = max((len(p) for p in players), default=6) + 2
-            click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts) + f"{'total':>8}")
-            for seat, player in enumerate(players):
-                row = "".join(f"{score_.breakdown[seat][p]:>6}" for p in parts)
-                click.echo(f"  {player:<{width}}{row}{score_.totals[seat]:>8}")
-            status = []
-            if not report.over:
-                status.append("game not over: scores as the record stands")
-            if not report.valid:
-                status.append("the record has errors (lcn validate shows them)")
-            for note in status:
-                click.echo(f"  note: {note}")
-            if "match" in report.extra:
-                match = report.extra["match"]
-                totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
-                click.echo(f"  match \"{match['name']}\" after game {match['game']}: {totals}")
-            click.echo("")
+                    match = report.extra["match"]
+                    totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
+                    click.echo(f"  match \"{match['name']}\" after game {match['game']}: {totals}")
+                click.echo("")
+        except InputError as exc:  # standard input failing midway: what came is scored
+            io_error = True
+            click.echo(f"lcn: {exc.message}", err=True)
     if fmt == "json":
         _dump({"games": games_json})
     if io_error:

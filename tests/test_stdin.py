@@ -8,6 +8,7 @@ import os
 import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -44,18 +45,29 @@ lines_text = st.lists(st.text(st.sampled_from("ab R5/d\r\u00e9\ufeff"), max_size
                       max_size=40)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(lines=lines_text, sizes=st.lists(st.integers(1, 50), max_size=6),
-       asks=st.lists(st.integers(1, 70), min_size=1, max_size=4), keep=st.integers(1, 400),
-       final_newline=st.booleans())
-def test_kept_lines_are_those_of_a_fresh_read(lines: list[str], sizes: list[int], asks: list[int],
-                                              keep: int, final_newline: bool) -> None:
+       asks=st.lists(st.tuples(st.booleans(), st.integers(-1, 70)), min_size=1, max_size=4),
+       keep=st.integers(1, 400), block=st.integers(1, 90), final_newline=st.booleans())
+def test_kept_lines_are_those_of_a_fresh_read(lines: list[str], sizes: list[int],
+                                              asks: list[tuple[bool, int]], keep: int, block: int,
+                                              final_newline: bool) -> None:
+    """Read by blocks and by lines (as the reader reads an overlong line), with lines asked
+    for along the way: the lines kept are those of a fresh read of the same bytes."""
     data = "\n".join(lines).encode("utf-8") + (b"\n" if final_newline else b"")
-    stream = StdinStream(Trickle(data, sizes), keep=keep)  # type: ignore[arg-type]
+    stream = StdinStream(Trickle(data, sizes), keep=keep, block=block)  # type: ignore[arg-type]
     read = b""
     turn = 0
     while True:
-        piece = stream.read(asks[turn % len(asks)])
+        by_line, size = asks[turn % len(asks)]
+        size = size or 1  # nothing asked is nothing given: no way to tell the end
+        piece = stream.readline(size) if by_line else stream.read(max(size, 1))
+        if by_line and size >= 0:
+            assert len(piece) <= size
+        if by_line and piece and not piece.endswith(b"\n"):
+            # cut at the limit, or the end of the input
+            assert len(piece) == size or read + piece == data
+        assert b"\n" not in piece[:-1] or not by_line
         turn += 1
         if not piece:
             break
@@ -67,6 +79,29 @@ def test_kept_lines_are_those_of_a_fresh_read(lines: list[str], sizes: list[int]
             _check(stream, read, range(max(1, whole - 3), whole + 1), keep)
     assert read == data
     _check(stream, data, range(1, data.count(b"\n") + 2), keep)
+
+
+def test_what_is_kept_of_a_trickle_stays_near_its_bound() -> None:
+    """A writer that flushes a line at a time gives tiny pieces: they are kept in blocks
+    of their own size, so that keeping 256 kB does not cost many times that."""
+    import tracemalloc
+
+    keep = 256 << 10
+    line = b"1. R5/d xB2/d 2. R7/B B4/d 3. R8/d Y5/d 4. G3/d xY5/d\n"
+    data = line * (4 * keep // len(line))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        stream = StdinStream(Trickle(data, [len(line)]), keep=keep)  # type: ignore[arg-type]
+        while stream.read(1 << 14):
+            pass
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert stream.tell() == len(data)
+    assert keep <= held < 2 * keep
+    last = data.count(b"\n")
+    assert stream.get([last]) == {last: line.decode().rstrip("\n")}
 
 
 def _check(stream: StdinStream, data: bytes, wanted: range, keep: int) -> None:
@@ -225,6 +260,88 @@ class Failing(io.RawIOBase):
             raise OSError(5, "Input/output error")
         piece, self.data = self.data[:size], self.data[size:]
         return piece
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_score_of_standard_input_failing_midway_scores_what_came(monkeypatch: pytest.MonkeyPatch,
+                                                                fmt: str) -> None:
+    import json
+
+    from click.testing import CliRunner
+    from lcn_cli import io as cli_io
+    from lcn_cli.main import cli
+
+    monkeypatch.setattr(cli_io, "_stdin", lambda: Failing((INVALID + "\n" + FULL_DEAL + "\n").encode()))
+    result = CliRunner().invoke(cli, ["score", "--format", fmt, "-"])
+    assert result.exit_code == 2, result.output
+    assert "lcn: cannot read standard input: Input/output error" in result.stderr
+    if fmt == "json":
+        assert [g["players"] for g in json.loads(result.stdout)["games"]] == [["Ada", "Bo"]]
+    else:
+        assert result.stdout.startswith("<stdin>: game 1 (classic: Ada vs Bo, line 1)\n")
+
+
+def test_a_line_longer_than_the_reader_takes_reads_the_same_from_a_pipe(tmp_path: Path) -> None:
+    path = tmp_path / "long.lcn"
+    path.write_bytes(INVALID.encode() + b"\n[Player1 \"Ada\"]\n" + b"x" * (2 << 20) + b"\n\n"
+                     + FULL_DEAL.encode())
+    for command in (["validate"], ["score"], ["show", "--game", "3"], ["fmt"]):
+        from_file = subprocess.run([sys.executable, "-m", "lcn_cli.main", *command, str(path)],
+                                   capture_output=True, timeout=120, check=False)
+        with path.open("rb") as stdin:
+            piped = subprocess.run([sys.executable, "-m", "lcn_cli.main", *command, "-"],
+                                   stdin=stdin, capture_output=True, timeout=120, check=False)
+        assert b"Traceback" not in piped.stderr, piped.stderr[-2000:]
+        assert piped.returncode == from_file.returncode, command
+        assert piped.stdout.replace(b"<stdin>", str(path).encode()) == from_file.stdout, command
+        assert piped.stderr.replace(b"<stdin>", str(path).encode()) == from_file.stderr, command
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to watch the process")
+def test_a_killed_fmt_leaves_no_copy_of_standard_input(tmp_path: Path) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "lcn_cli.main", "fmt", "-"],
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert process.stdin is not None
+    try:
+        process.stdin.write(FULL_DEAL.encode() * 100)  # the copy is being made: the pipe is open
+        process.stdin.flush()
+        # Until the process has its copy open (a descriptor on a file of the folder).
+        descriptors = Path(f"/proc/{process.pid}/fd")
+        deadline = time.monotonic() + 60
+        while not any(_target(fd).startswith(str(tmp_path)) for fd in descriptors.iterdir()):
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        process.terminate()
+        assert process.wait(timeout=60) != 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdin.close()
+    assert list(tmp_path.iterdir()) == []
+
+
+def _target(descriptor: Path) -> str:
+    try:
+        return os.readlink(descriptor)
+    except OSError:  # closed meanwhile
+        return ""
+
+
+def test_without_descriptors_as_files_the_copy_is_named_and_removed_at_exit(tmp_path: Path) -> None:
+    code = ("import pathlib, sys\n"
+            "from lcn_cli import io\n"
+            "io._DESCRIPTORS = pathlib.Path(sys.argv[1])\n"
+            "from lcn_cli.main import cli\n"
+            "cli(['fmt', '-'])\n")
+    unformatted = b'[Player1 "Ada"]\n[Player2 "Bo"]\n\nr5/D   xb2/d *\n'
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "none")], input=unformatted,
+                          capture_output=True, timeout=60, env={**os.environ, "TMPDIR": str(tmp_path)},
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith(b"\n\n1. R5/d xB2/d *\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])

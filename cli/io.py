@@ -36,8 +36,8 @@ def open_source(name: str) -> Path:
     """A source the reader can stream, and read again: a path, or a copy of stdin (``-``).
 
     Commands that read their input twice (``fmt`` compares its text with the canonical one;
-    the carets come from a second pass) take standard input through a temporary file,
-    deleted at exit, rather than in memory: a pipe of any size takes bounded memory.
+    the carets come from a second pass) take standard input through a temporary file
+    (:func:`_spooled_stdin`) rather than in memory: a pipe of any size takes bounded memory.
     """
     if name == "-":
         return _spooled_stdin()

@@ -21,7 +21,15 @@ import lcn
 from lcn.validate import validate_record
 from lcn.variants.classic_play import strip_deal
 
-from .io import AtomicFile, InputError, SourceLines, open_source, render_diagnostic
+from .io import (
+    AtomicFile,
+    InputError,
+    OutputError,
+    SourceLines,
+    open_source,
+    reading,
+    render_diagnostic,
+)
 
 
 def _display(name: str) -> str:
@@ -61,7 +69,8 @@ def deal(file: str, keep: str, output: str) -> None:
     else:
         out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     try:
-        count = _strip_all(source, display, seat, out)
+        count = _strip_all(source, display, seat, out,
+                           "a temporary file" if output == "-" else f"'{output}'")
         if count is None:
             click.echo(f"lcn: {display}: nothing written", err=True)
             sys.exit(1)
@@ -82,15 +91,17 @@ def deal(file: str, keep: str, output: str) -> None:
             out.close()
 
 
-def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[bytes]) -> int | None:
+def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[bytes],
+               where: str) -> int | None:
     """Strip every game of a source into ``out``; the number of games, or None when one fails
-    (every problem is reported on standard error)."""
+    (every problem is reported on standard error). A source that fails midway raises
+    :class:`InputError`, an output that cannot be written (``where``) :class:`OutputError`."""
     reader = lcn.Reader(source)
     lines = SourceLines(source)
     failed = unreadable = False
     count = 0
     try:
-        for index, record in enumerate(reader, 1):
+        for index, record in enumerate(reading(reader, display), 1):
             where = f"{display}: game {index} (line {record.line})"
             errors = [d for d in record.diagnostics if d.is_error]
             if errors:
@@ -117,7 +128,10 @@ def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[byt
                 failed = True
                 continue
             if not failed:
-                out.write((b"\n" if count else b"") + lcn.write_game(stripped).encode("utf-8"))
+                try:
+                    out.write((b"\n" if count else b"") + lcn.write_game(stripped).encode("utf-8"))
+                except OSError as exc:
+                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
                 count += 1
         if reader.file_diagnostics:
             _report(reader.file_diagnostics, display, lines)

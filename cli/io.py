@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import io
 import os
+import secrets
 import shutil
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, BinaryIO, TypeVar
 
 import click
 
 from lcn import Diagnostic
+
+T = TypeVar("T")
 
 
 class InputError(click.ClickException):
@@ -224,7 +228,10 @@ def source_lines(source: bytes | Path, wanted: Iterable[int]) -> dict[int, str]:
     if not want:
         return found
     last = max(want)
-    handle = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
+    try:
+        handle = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
+    except OSError:  # the lines are shown when they can be read: the diagnostics stand alone
+        return found
     try:
         # Only the first 2000 bytes of a line are kept: a line of any length streams past.
         number = 0
@@ -240,6 +247,8 @@ def source_lines(source: bytes | Path, wanted: Iterable[int]) -> dict[int, str]:
                 raw = handle.readline(1 << 16)
                 if not raw:
                     break
+    except OSError:
+        pass  # a file that fails midway: the lines read before the failure
     finally:
         handle.close()
     return found
@@ -261,31 +270,40 @@ class SourceLines:
         self._recent: dict[int, str] = {}
 
     def get(self, wanted: Iterable[int]) -> dict[int, str]:
+        """The text of the lines wanted that can be read (a file failing midway gives
+        those before the failure: the diagnostics are shown without the others)."""
         want = set(wanted)
         found = {number: self._recent[number] for number in want if number in self._recent}
         missing = want - set(found)
         if missing and min(missing) <= self._number:
             found.update(source_lines(self.source, missing))
         elif missing:
-            if self._handle is None:
-                self._handle = self.source.open("rb") if isinstance(self.source, Path) \
-                    else io.BytesIO(self.source)
-            last = max(missing)
-            while self._number < last:
-                raw = self._handle.readline(2000)
-                if not raw:
-                    break
-                self._number += 1
-                if self._number in missing:
-                    text = raw.decode("utf-8", "replace").rstrip("\r\n")
-                    found[self._number] = text.lstrip("\ufeff") if self._number == 1 else text
-                while not raw.endswith(b"\n"):
-                    raw = self._handle.readline(1 << 16)
-                    if not raw:
-                        break
+            try:
+                self._read_forward(missing, found)
+            except OSError:
+                self.close()
+                self._number = 1 << 62  # whatever comes next is asked of source_lines
         if found:
             self._recent = found
         return found
+
+    def _read_forward(self, missing: set[int], found: dict[int, str]) -> None:
+        if self._handle is None:
+            self._handle = self.source.open("rb") if isinstance(self.source, Path) \
+                else io.BytesIO(self.source)
+        last = max(missing)
+        while self._number < last:
+            raw = self._handle.readline(2000)
+            if not raw:
+                break
+            self._number += 1
+            if self._number in missing:
+                text = raw.decode("utf-8", "replace").rstrip("\r\n")
+                found[self._number] = text.lstrip("\ufeff") if self._number == 1 else text
+            while not raw.endswith(b"\n"):
+                raw = self._handle.readline(1 << 16)
+                if not raw:
+                    break
 
     def close(self) -> None:
         if self._handle is not None:
@@ -319,46 +337,142 @@ def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color
 class AtomicFile:
     """A new file written beside ``path`` that replaces it only on :meth:`commit`.
 
-    Until then the original is untouched; :meth:`discard` (safe after a commit) removes the
-    new file, so a crash or an error never leaves a half-written file in its place.
+    Until then the original is untouched, and the new file has no name: it is made with
+    ``O_TMPFILE`` where the system has it, so a crash, an error or a kill (even ``kill -9``)
+    never leaves a half-written file behind. :meth:`commit` gives it a name for the moment of
+    the ``rename`` that puts it in place, which is atomic. Where ``O_TMPFILE`` is missing the
+    new file is named from the start and removed by :meth:`discard` or at exit.
+
+    A symbolic link is written through: the file it points to is replaced and the link
+    stays. A file with several hard links is refused (:class:`OutputError`): replacing it
+    would split it from its other names, and rewriting it in place could not be atomic.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        directory = path.parent if str(path.parent) else Path(".")
-        fd, self.temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        #: The file replaced: the target of a symbolic link, not the link.
+        self.target = Path(os.path.realpath(path))
+        try:
+            self.original: os.stat_result | None = self.target.stat()
+        except FileNotFoundError:
+            self.original = None
+        if self.original is not None and self.original.st_nlink > 1:
+            raise OutputError(
+                f"cannot write '{path}': it has {self.original.st_nlink} hard links, which "
+                "replacing it would split (write to another file and copy it over, as "
+                "`cp` does, to keep them)")
+        self.directory = self.target.parent
+        self.temp: str | None = None
+        fd = _unnamed_file(self.directory)
+        if fd is None:
+            fd, self.temp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp",
+                                             dir=self.directory)
+            atexit.register(self.discard)
         self.handle: BinaryIO = os.fdopen(fd, "wb")
         self.committed = False
 
     def commit(self) -> None:
+        """Put the new file in place of the old one, with the old one's mode and owner."""
         self.handle.flush()
-        os.fsync(self.handle.fileno())
-        self.handle.close()
-        with contextlib.suppress(OSError):
-            os.chmod(self.temp, self.path.stat().st_mode & 0o7777)
-        os.replace(self.temp, self.path)
+        fd = self.handle.fileno()
+        if self.original is not None:
+            os.fchmod(fd, self.original.st_mode & 0o7777)
+            with contextlib.suppress(OSError):  # only the owner or root may change it
+                os.fchown(fd, self.original.st_uid, self.original.st_gid)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
+        os.fsync(fd)
+        if self.temp is None:
+            self.temp = _link_unnamed(fd, self.directory, self.target.name)
+        try:
+            os.replace(self.temp, self.target)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            raise
         self.committed = True
+        self.handle.close()
+        with contextlib.suppress(OSError):  # the rename itself made durable
+            directory = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
 
     def discard(self) -> None:
         if not self.committed:
-            self.handle.close()
-            with contextlib.suppress(OSError):
-                os.unlink(self.temp)
+            with contextlib.suppress(OSError):  # what could not be written is dropped
+                self.handle.close()
+            if self.temp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.temp)
+                self.temp = None
+
+
+class OutputError(InputError):
+    """A file that cannot be written: exit status 2, as for a file that cannot be read."""
+
+
+def _unnamed_file(directory: Path) -> int | None:
+    """A new file without a name in ``directory`` (``O_TMPFILE``), or None where the system
+    or the file system does not make one."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not _DESCRIPTORS.is_dir():
+        return None
+    try:
+        return os.open(directory, flag | os.O_WRONLY, 0o600)
+    except OSError as exc:
+        if exc.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+            return None  # this file system has no unnamed files
+        raise
+
+
+def _link_unnamed(fd: int, directory: Path, name: str) -> str:
+    """Give the unnamed file ``fd`` a fresh name in ``directory`` (for the rename)."""
+    # linkat(AT_SYMLINK_FOLLOW) through the descriptor's entry: os.link takes that path only
+    # when given a directory descriptor (plain link() would link the entry itself).
+    descriptors = os.open(_DESCRIPTORS, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(100):
+            temp = os.path.join(directory, f".{name}.{secrets.token_hex(4)}.tmp")
+            try:
+                os.link(str(fd), temp, src_dir_fd=descriptors, follow_symlinks=True)
+            except FileExistsError:
+                continue
+            return temp
+    finally:
+        os.close(descriptors)
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(directory))
+
+
+def reading(items: Iterable[T], name: str) -> Iterator[T]:
+    """The items of ``items`` (games read from a file), a failure to read the file midway
+    (an I/O error, a file that went away) turned into an :class:`InputError` that names it.
+
+    Only the reading is covered: an error in what the caller does with an item (writing it
+    out) is raised where it happens, not blamed on the input.
+    """
+    iterator = iter(items)
+    while True:
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        except InputError:
+            raise
+        except OSError as exc:
+            raise InputError(f"cannot read '{name}': {exc.strerror or exc}") from exc
+        yield item
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace a file's content so that a crash leaves either the old or the new file."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    """Replace a file's content so that a crash leaves either the old or the new file
+    (:class:`AtomicFile`: nothing else, a link written through, hard links refused)."""
+    replacement = AtomicFile(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(temp, path.stat().st_mode & 0o7777)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+        replacement.handle.write(text.encode("utf-8"))
+        replacement.commit()
+    finally:
+        replacement.discard()

@@ -22,10 +22,12 @@ from lcn.validate import GameReport, ValidationRun
 from .io import (
     AtomicFile,
     InputError,
+    OutputError,
     SourceLines,
     StdinStream,
     open_input,
     open_source,
+    reading,
     render_diagnostic,
     source_lines,
 )
@@ -128,12 +130,17 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
             continue
-        run = TrackedRun(source, jobs, only_problems=quiet and fmt == "text")
+        try:
+            run = TrackedRun(source, jobs, only_problems=quiet and fmt == "text")
+        except OSError as exc:
+            io_error = True
+            click.echo(f"lcn: cannot read '{display}': {exc.strerror or exc}", err=True)
+            continue
         progress = Progress(display, run.size, enabled=False if no_progress else None)
         run.on_counted = lambda games, run=run, progress=progress: progress.update(run.position, games)
         caret_lines = source if isinstance(source, StdinStream) else SourceLines(source)
         try:
-            for report in run:
+            for report in reading(run, display):
                 progress.update(run.position, report.index)
                 total += 1
                 if report.valid:
@@ -162,7 +169,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
                         verdict = click.style(verdict, fg="red") if color else verdict
                     note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
                     click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
-        except InputError as exc:  # standard input failing midway: what came is reported
+        except InputError as exc:  # an input failing midway: what came is reported
             io_error = True
             progress.clear()
             click.echo(f"lcn: {exc.message}", err=True)
@@ -207,7 +214,7 @@ def score(files: tuple[str, ...], fmt: str) -> None:
         # Every game's score sheet is printed: the full engine makes it as it validates
         # (the express check would leave it to be made by validating again).
         try:
-            for report in ValidationRun(source, express=False):
+            for report in reading(ValidationRun(source, express=False), display):
                 any_invalid |= not report.valid
                 players = report.players
                 score_ = report.score
@@ -247,7 +254,7 @@ def score(files: tuple[str, ...], fmt: str) -> None:
                     totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
                     click.echo(f"  match \"{match['name']}\" after game {match['game']}: {totals}")
                 click.echo("")
-        except InputError as exc:  # standard input failing midway: what came is scored
+        except InputError as exc:  # an input failing midway: what came is scored
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
     if fmt == "json":
@@ -265,14 +272,16 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
     """Write FILES in canonical form (to standard output unless --check or --write).
 
     A file whose text cannot be read completely (a malformed tag line, a bad encoding) is
-    never rewritten: fix what `lcn validate` reports first.
+    never rewritten: fix what `lcn validate` reports first. --write replaces each file
+    atomically (a crash or a kill leaves the old file or the new one, and no temporary
+    file); a symbolic link is written through to its file; a file with several hard links
+    is not rewritten (replacing it would split the links): exit status 2.
     """
     if check and write_:
         raise click.UsageError("--check and --write exclude each other")
     unformatted = []
     status = 0
     for name in files:
-        display = _display_name(name)
         try:
             source = open_source(name)
         except InputError as exc:
@@ -283,41 +292,64 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
         # or a temporary one (standard output), and is compared with the original as it goes:
         # a file of any size is formatted in bounded memory, and nothing is written until
         # the whole file has been read without an error.
-        replacement = AtomicFile(source) if write_ and name != "-" else None
-        out: IO[bytes] | None = None
-        if replacement is not None:
-            out = replacement.handle
-        elif not check:
-            out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
         try:
-            syntax, same = _canonical(source, out)
-            if syntax:
-                lines = source_lines(source, (d.line for d in syntax if d.line))
-                for d in syntax:
-                    click.echo(render_diagnostic(d, display, lines, False), err=True)
-                click.echo(f"lcn: {display}: not formatted: the file cannot be read completely",
-                           err=True)
-                status = max(status, 1)
-            elif check:
-                if not same:
-                    unformatted.append(display)
-                    click.echo(f"{display}: not in canonical form", err=True)
-            elif replacement is not None:
-                if not same:
-                    replacement.commit()
-                    click.echo(f"{display}: reformatted", err=True)
-            elif out is not None:
-                out.seek(0)
-                for text in io.TextIOWrapper(out, encoding="utf-8", newline=""):
-                    sys.stdout.write(text)
-        finally:
-            if replacement is not None:
-                replacement.discard()
-            elif out is not None:
-                out.close()
+            status = max(status, _format_one(name, source, check, write_, unformatted))
+        except InputError as exc:  # OutputError too: the file is left as it was
+            click.echo(f"lcn: {exc.message}", err=True)
+            status = 2
     if unformatted:
         status = max(status, 1)
     sys.exit(status)
+
+
+def _format_one(name: str, source: Path, check: bool, write_: bool,
+                unformatted: list[str]) -> int:
+    """``lcn fmt`` of one file; its exit status (0 or 1). A file that cannot be read or
+    written raises :class:`InputError` (or :class:`OutputError`), and is left as it was."""
+    display = _display_name(name)
+    replacement: AtomicFile | None = None
+    out: IO[bytes] | None = None
+    where = "a temporary file"
+    try:
+        if write_ and name != "-":
+            where = f"'{name}'"
+            replacement = AtomicFile(source)
+            out = replacement.handle
+        elif not check:
+            out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+    try:
+        syntax, same = _canonical(source, display, out, where)
+        if syntax:
+            lines = source_lines(source, (d.line for d in syntax if d.line))
+            for d in syntax:
+                click.echo(render_diagnostic(d, display, lines, False), err=True)
+            click.echo(f"lcn: {display}: not formatted: the file cannot be read completely",
+                       err=True)
+            return 1
+        if check:
+            if not same:
+                unformatted.append(display)
+                click.echo(f"{display}: not in canonical form", err=True)
+                return 1
+        elif replacement is not None:
+            if not same:
+                try:
+                    replacement.commit()
+                except OSError as exc:
+                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+                click.echo(f"{display}: reformatted", err=True)
+        elif out is not None:
+            out.seek(0)
+            for text in io.TextIOWrapper(out, encoding="utf-8", newline=""):
+                sys.stdout.write(text)
+        return 0
+    finally:
+        if replacement is not None:
+            replacement.discard()
+        elif out is not None:
+            out.close()
 
 
 @cli.command()
@@ -333,7 +365,7 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     """Show the position of a game after a turn: the table, hands when known, the scores."""
     source = open_input(file)
     record = None
-    for index, candidate in enumerate(lcn.Reader(source), 1):
+    for index, candidate in enumerate(reading(lcn.Reader(source), _display_name(file)), 1):
         if index == game_no:
             record = candidate
             break
@@ -374,30 +406,46 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     sys.exit(1 if errors else 0)
 
 
-def _canonical(source: bytes | Path, out: IO[bytes] | None) -> tuple[list[lcn.Diagnostic], bool]:
+def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
+               where: str) -> tuple[list[lcn.Diagnostic], bool]:
     """Stream the canonical text of a source into ``out``, comparing it with the source.
 
     Returns the errors that stop the source from being formatted (what the reader could not
-    read) and whether the canonical text is the source as it is.
+    read) and whether the canonical text is the source as it is. A failure to read the
+    source raises :class:`InputError`, a failure to write ``out`` (named ``where``)
+    :class:`OutputError`.
     """
     reader = lcn.Reader(source)
-    original = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
+    try:
+        original = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
+    except OSError as exc:
+        raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
     errors: list[lcn.Diagnostic] = []
     same = True
     separator = b""
+
+    def differs(chunk: bytes) -> bool:
+        try:
+            return original.read(len(chunk)) != chunk if chunk else bool(original.read(1))
+        except OSError as exc:
+            raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
+
     try:
-        for record in reader:
+        for record in reading(reader, display):
             errors.extend(d for d in record.diagnostics if d.is_error)
             if errors:
                 continue  # read on, to report every error of the file
             chunk = separator + lcn.write_game(record).encode("utf-8")
             separator = b"\n"
             if out is not None:
-                out.write(chunk)
-            if same and original.read(len(chunk)) != chunk:
+                try:
+                    out.write(chunk)
+                except OSError as exc:
+                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+            if same and differs(chunk):
                 same = False
         errors.extend(reader.file_diagnostics)
-        if same and original.read(1):
+        if same and differs(b""):
             same = False
     finally:
         original.close()

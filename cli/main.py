@@ -17,7 +17,7 @@ from typing import IO, Any, ClassVar
 import click
 
 import lcn
-from lcn.validate import GameReport, ValidationRun
+from lcn.validate import GameReport, MatchChecks, ValidationRun
 
 from .io import (
     AtomicFile,
@@ -122,6 +122,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     any_invalid = False
     io_error = False
     total = valid_count = 0
+    matches = MatchChecks()  # a match may go on from one file to the next
     for name in files:
         display = _display_name(name)
         try:
@@ -131,7 +132,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             click.echo(f"lcn: {exc.message}", err=True)
             continue
         try:
-            run = TrackedRun(source, jobs, only_problems=quiet and fmt == "text")
+            run = TrackedRun(source, jobs, only_problems=quiet and fmt == "text", matches=matches)
         except OSError as exc:
             io_error = True
             click.echo(f"lcn: cannot read '{display}': {exc.strerror or exc}", err=True)
@@ -203,6 +204,7 @@ def score(files: tuple[str, ...], fmt: str) -> None:
     """Score every game of FILES: each player's expeditions, totals and match totals."""
     games_json: list[dict[str, Any]] = []
     any_invalid = io_error = False
+    matches = MatchChecks()  # a match may go on from one file to the next
     for name in files:
         display = _display_name(name)
         try:
@@ -214,7 +216,7 @@ def score(files: tuple[str, ...], fmt: str) -> None:
         # Every game's score sheet is printed: the full engine makes it as it validates
         # (the express check would leave it to be made by validating again).
         try:
-            for report in reading(ValidationRun(source, express=False), display):
+            for report in reading(ValidationRun(source, matches=matches, express=False), display):
                 any_invalid |= not report.valid
                 players = report.players
                 score_ = report.score

@@ -16,6 +16,7 @@ from typing import IO, TextIO
 
 from lcn import Diagnostic, GameReport, ValidationRun
 from lcn.parallel import ParallelRun, SentReport
+from lcn.validate import MatchChecks
 
 from .io import StdinStream
 
@@ -79,7 +80,7 @@ class TrackedRun:
     """
 
     def __init__(self, source: bytes | Path | StdinStream, jobs: int = 1, *,
-                 only_problems: bool = False) -> None:
+                 only_problems: bool = False, matches: MatchChecks | None = None) -> None:
         #: The size of the source; None for standard input, whose end is not known before.
         self.size: int | None = None
         if isinstance(source, Path):
@@ -96,7 +97,8 @@ class TrackedRun:
         if jobs > 1 and not isinstance(source, StdinStream):
             # A caller that prints only problems lets valid games without any diagnostic be
             # counted where they are validated, rather than sent back one by one.
-            self._parallel = ParallelRun(source, jobs, report_plain=not only_problems)
+            self._parallel = ParallelRun(source, jobs, report_plain=not only_problems,
+                                         matches=matches)
             self._run: Iterable[GameReport | SentReport] = self._parallel
         else:
             # Standard input is read in this one process whatever the jobs, as a named pipe
@@ -107,7 +109,7 @@ class TrackedRun:
                 self._handle = io.BytesIO(source)
             else:
                 self._handle = source
-            self._sequential = ValidationRun(self._handle)
+            self._sequential = ValidationRun(self._handle, matches=matches)
             self._run = self._sequential
 
     def __iter__(self) -> Iterator[GameReport | SentReport]:

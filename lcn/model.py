@@ -39,6 +39,9 @@ class Turn:
     comments: list[str] = field(default_factory=list)
     #: Where each word of a multi-word turn starts: (offset in ``text``, line, column).
     parts: list[tuple[int, int, int]] = field(default_factory=list)
+    #: Where the move number stands (line, column), when the reader saw one: a wrong
+    #: number is pointed at there, not at the turn after it.
+    number_at: tuple[int, int] | None = field(default=None, compare=False)
 
     def position_of(self, offset: int) -> tuple[int, int]:
         """Line and column of a character offset inside ``text`` (for precise carets)."""

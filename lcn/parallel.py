@@ -419,8 +419,10 @@ class ParallelRun:
     """
 
     def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None,
-                 report_plain: bool = True) -> None:
+                 report_plain: bool = True, matches: MatchChecks | None = None) -> None:
         self.source = source
+        #: The checks of matches, carried over from the sources before when given.
+        self.matches = matches if matches is not None else MatchChecks()
         self.jobs = max(1, jobs)
         #: Whether plain games (valid, without a diagnostic, not of a match) are given out;
         #: when not, they are only counted in ``unreported`` (for callers that print only
@@ -563,7 +565,7 @@ class ParallelRun:
     def _run(self, source: _Source) -> Iterator[SentReport]:
         index = 0
         crlf_seen = False
-        matches = MatchChecks()
+        matches = self.matches
         variants: dict[str, Variant | None] = {}
         for _part, outcome in self._results(source):
             for packed in outcome.games:

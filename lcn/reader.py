@@ -355,7 +355,7 @@ class _Builder:
         if pending is None:
             turn = Turn(text, line, column)
         else:
-            turn = Turn(text, line, column, pending[0], pending[1])
+            turn = Turn(text, line, column, pending[0], pending[1], number_at=pending[2:])
             self.pending_number = None
         turns.append(turn)
         return turn
@@ -653,6 +653,10 @@ class Reader:
             builder.comment("\n".join(comment).strip())
         if builder is not None:
             flush_pending()
+            if builder.game.termination is None:
+                # The lines kept for the express check are read first: their errors decide
+                # the wording below, as when the game is read at once.
+                builder.undefer()
             if builder.game.termination is None and not builder.game.has_errors:
                 builder.diag(_diag("missing-termination", "game has no termination: expected the "
                                    "final scores or `*` at the end of the movetext",
@@ -694,7 +698,7 @@ class Reader:
                                            f"`{game.termination}`: the game ended there", number,
                                            column, rule="LCN-TERMINATION", length=len(word)))
                     elif word[-1] == "." and (digits := word.rstrip(".")).isdigit() \
-                            and len(digits) <= MAX_NUMBER_DIGITS:
+                            and len(digits) <= MAX_NUMBER_DIGITS and digits.isascii():
                         builder.number(int(digits), len(word) - len(digits), number, column)
                     elif word[0] in _PLAIN_START or word[-1] in "!?":
                         self._word(builder, word, number, column)

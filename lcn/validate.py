@@ -250,8 +250,11 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
                 want = f"{expected}." if plain else f"{expected}... (or no number)"
                 problem = f"move number with {turn.number_dots} dot(s) here: expected {want}"
             if problem is not None:
-                diagnostics.append(Diagnostic("move-number", problem, Severity.ERROR, turn.line,
-                                              turn.column, turn_no, "LCN-MOVE-NUMBER"))
+                # The caret goes under the number itself (``12.``), where the reader saw it.
+                line, column = turn.number_at or (turn.line, turn.column)
+                length = len(str(turn.number)) + turn.number_dots if turn.number_at else 1
+                diagnostics.append(Diagnostic("move-number", problem, Severity.ERROR, line,
+                                              column, turn_no, "LCN-MOVE-NUMBER", length))
         if not turn.text:
             diagnostics.append(Diagnostic("move-syntax", "empty turn: expected a move after the "
                                           "move number", Severity.ERROR, turn.line, turn.column,
@@ -342,9 +345,15 @@ def _check_termination(report: GameReport, variant: Variant) -> None:
             line, column, None, variant.rule_result, len(text)))
 
 
-def validate_games(records: Iterable[GameRecord], **options: Any) -> Iterator[GameReport]:
-    """Validate games in order, adding the checks that span games (matches)."""
-    matches = MatchChecks()
+def validate_games(records: Iterable[GameRecord], matches: MatchChecks | None = None,
+                   **options: Any) -> Iterator[GameReport]:
+    """Validate games in order, adding the checks that span games (matches).
+
+    ``matches`` carries those checks on from the games of other sources: a match split over
+    several files given in order keeps its running totals (docs/spec.md §6.4).
+    """
+    if matches is None:
+        matches = MatchChecks()
     for index, record in enumerate(records, 1):
         report = validate_record(record, index, **options)
         matches.add(report)
@@ -389,14 +398,20 @@ def _express_reading(options: dict[str, Any]) -> bool:
 
 
 class ValidationRun:
-    """Validates a whole source and keeps the file-level diagnostics beside the games."""
+    """Validates a whole source and keeps the file-level diagnostics beside the games.
 
-    def __init__(self, source: Source, **options: Any) -> None:
+    ``matches`` is given to carry the checks of matches over from the sources before (a
+    match in several files); by default the run has its own.
+    """
+
+    def __init__(self, source: Source, *, matches: MatchChecks | None = None,
+                 **options: Any) -> None:
         self.reader = Reader(source, express=_express_reading(options))
+        self.matches = matches
         self.options = options
 
     def __iter__(self) -> Iterator[GameReport]:
-        return validate_games(self.reader, **self.options)
+        return validate_games(self.reader, self.matches, **self.options)
 
     @property
     def file_diagnostics(self) -> list[Diagnostic]:

@@ -231,6 +231,7 @@ TAG_EDITS: list[tuple[str, Callable[[list[str]], list[str]]]] = [
     ("Variant classic", lambda tags: [*tags, '[Variant "Classic"]']),
     ("Variant rivals", lambda tags: [*tags, '[Variant "rivals"]']),
     ("a Match", lambda tags: [*tags, '[Match "M"]', '[Game "1"]']),
+    ("Player6", lambda tags: [*tags, '[Player6 "Cy"]']),
 ]
 
 
@@ -260,6 +261,8 @@ LAYOUTS: list[tuple[str, Callable[[str], str]]] = [
     ("escape line", lambda t: t + "%escaped\n"),
     ("termination mid-line", lambda t: t.rstrip("\n") + " R5/d\n"),
     ("no termination", lambda t: t.rsplit(" ", 1)[0] + "\n"),
+    ("no termination, a bad glyph", lambda t: t.rsplit(" ", 1)[0] + " ???\n"),
+    ("no termination, a stray brace", lambda t: t.rsplit(" ", 1)[0] + " }\n"),
     ("no-break space", lambda t: t.replace(" ", "\u00a0", 1)),
     ("bad byte", lambda t: t.replace("1.", "1\udcff.", 1)),
     ("number glued to a turn", lambda t: t.replace("1. ", "1.", 1)),

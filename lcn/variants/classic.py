@@ -11,6 +11,8 @@ checks decide whether *some* deal makes the record legal (the argument is in
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -431,11 +433,10 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         config, problems = self.config_for(record)
         state = ClassicState(config, self.players(record))
         tags = set(record.tags)
-        for seat in range(3, 6):
-            if f"Player{seat}" in tags:
-                problems.append(Problem("player-count", "C-SETUP-PLAYERS",
-                                        f"classic Lost Cities is for 2 players, but Player{seat} is "
-                                        "given", tag=f"Player{seat}"))
+        for seat in _other_seats(tags):
+            problems.append(Problem("player-count", "C-SETUP-PLAYERS",
+                                    f"classic Lost Cities is for 2 players, but Player{seat} is "
+                                    "given", tag=f"Player{seat}"))
         for seat in (1, 2):
             if f"Player{seat}" not in tags:
                 problems.append(Problem("missing-tag", "C-SETUP-PLAYERS",
@@ -861,6 +862,22 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return other
 
 
+#: A seat's tag: ``Player`` and the seat's number (ASCII digits, no leading zero).
+_SEAT_TAG = re.compile(r"Player([1-9][0-9]*)")
+
+
+def _other_seats(tags: Iterable[str]) -> list[str]:
+    """The seats past the two of classic named by the tags (``Player3``, ``Player6``,
+    ``Player12``...), in order: every one is a ``player-count`` error (C-SETUP-PLAYERS).
+    The numbers stay text: a tag may hold more digits than int() takes."""
+    seats = (m.group(1) for tag in tags if (m := _SEAT_TAG.fullmatch(tag)))
+    return sorted((seat for seat in seats if seat not in ("1", "2")), key=lambda n: (len(n), n))
+
+
+#: A game number of the Game tag: ASCII digits, a few of them (int() of a long run is slow).
+_ASCII_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 class ClassicMatchTracker:
     """Checks the games of 3-game matches (``Match`` and ``Game`` tags) and keeps totals.
 
@@ -884,10 +901,18 @@ class ClassicMatchTracker:
         match = self.matches.setdefault(name, {"games": 0, "totals": {}})
         expected = match["games"] + 1
         text = record.tags.get("Game")
-        number = int(text) if text is not None and text.strip().isdigit() else None
-        if number is None:
+        # A number is ASCII digits only, as everywhere in LCN: `²`, `２` or `٢` are not read
+        # (str.isdigit takes them, and int() takes some of them and fails on the others).
+        digits = text.strip() if text is not None else ""
+        number = int(digits) if _ASCII_NUMBER.fullmatch(digits) else None
+        if text is None:
             warn("tag-value", "C-MATCH-THREE",
                  f'match "{name}": expected a Game tag with the game\'s number 1-3')
+        elif number is None:
+            shown = text if len(text) <= 20 else text[:20] + "…"
+            warn("tag-value", "C-MATCH-THREE",
+                 f'match "{name}": the Game tag "{shown}" is not a game number: expected '
+                 "1, 2 or 3 in ASCII digits")
         elif number != expected:
             warn("match-order", "C-MATCH-THREE",
                  f'match "{name}": game {number} where game {expected} was expected')

@@ -66,14 +66,16 @@ class _Tables:
 
 
 _TABLES: dict[ClassicConfig, _Tables] = {}
+#: The seats' tags of a classic game: any other ``Player...`` tag is left to the full engine.
+_SEATS = frozenset(("Player1", "Player2"))
 
 
 def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                   players: list[str]) -> ExpressResult | None:
     """Validate a classic record in canonical form, or return None to have it done in full."""
     tags = record.tags.mapping
-    if "Player1" not in tags or "Player2" not in tags or "Player3" in tags \
-            or "Player4" in tags or "Player5" in tags:
+    if "Player1" not in tags or "Player2" not in tags \
+            or any(tag.startswith("Player") for tag in tags if tag not in _SEATS):
         return None  # the setup says something about the seats (C-SETUP-PLAYERS)
     tables = _TABLES.get(config)
     if tables is None:

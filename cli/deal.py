@@ -27,6 +27,7 @@ from .io import (
     OutputError,
     SourceLines,
     open_source,
+    printable,
     reading,
     render_diagnostic,
 )
@@ -50,7 +51,7 @@ def deal(file: str, keep: str, output: str) -> None:
     their draws written with the card. The games must be valid classic records that carry
     the deal to strip; if one is not, every problem is reported and nothing is written.
     """
-    display = _display(file)
+    display = printable(_display(file))
     seat = None if keep == "none" else int(keep) - 1
     source = open_source(file)
     # The games stream through, each stripped as it is read, into a file beside the output
@@ -83,7 +84,7 @@ def deal(file: str, keep: str, output: str) -> None:
             replacement.commit()
         except OSError as exc:
             raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
-        click.echo(f"{output}: {count} game{'s' if count != 1 else ''} written", err=True)
+        click.echo(f"{printable(output)}: {count} game{'s' if count != 1 else ''} written", err=True)
     finally:
         if replacement is not None:
             replacement.discard()
@@ -109,7 +110,7 @@ def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[byt
                 failed = unreadable = True
                 continue
             if record.variant_name != "classic":
-                click.echo(f"lcn: {where}: a {record.variant_name} game has no hidden deal to "
+                click.echo(f"lcn: {where}: a {printable(record.variant_name)} game has no hidden deal to "
                            "strip (only classic records do)", err=True)
                 failed = True
                 continue
@@ -124,7 +125,7 @@ def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[byt
             try:
                 stripped = strip_deal(record, seat)
             except ValueError as exc:
-                click.echo(f"lcn: {where}: {exc}", err=True)
+                click.echo(f"lcn: {where}: {printable(str(exc))}", err=True)
                 failed = True
                 continue
             if not failed:

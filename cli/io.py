@@ -7,6 +7,7 @@ import contextlib
 import errno
 import io
 import os
+import re
 import secrets
 import shutil
 import sys
@@ -25,9 +26,14 @@ T = TypeVar("T")
 
 
 class InputError(click.ClickException):
-    """A file that cannot be read: exit status 2, like a usage error."""
+    """A file that cannot be read: exit status 2, like a usage error.
+
+    The message may quote a file's name or its content: it is kept printable."""
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(printable(message))
 
 
 #: The most recent bytes of standard input kept by :class:`StdinStream`, for the carets.
@@ -311,9 +317,51 @@ class SourceLines:
             self._handle = None
 
 
+#: Characters of the input never written to a terminal as they are: C0 and C1 controls
+#: (escape sequences: colours, cursor moves, window titles, ``\x9b`` is an escape on its own),
+#: DEL, the bidirectional overrides and isolates that reorder what is shown, line and
+#: paragraph separators, and lone surrogates (which cannot even be encoded). Tab and line
+#: feed are the caller's (:func:`printable`).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+                     "\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_IN_LINE = re.compile(f"[\\n{_UNSAFE.pattern[1:-1]}]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """Text from a record made safe to print: each control character is shown as its escape
+    (``\\x1b``, ``\\u202e``), so a game file cannot drive the terminal (colours, cursor,
+    title, clipboard) or hide what it holds. ``lines`` keeps line feeds (a rendered
+    board); otherwise they are escaped too. JSON output is not passed through this: its
+    own escapes keep the values exact (:func:`json_text`)."""
+    pattern = _UNSAFE if lines else _UNSAFE_IN_LINE
+    return pattern.sub(_escaped, text) if pattern.search(text) else text
+
+
+#: Characters that json.dumps(ensure_ascii=False) writes as they are, but a terminal reads
+#: as controls: C1 controls and the characters above (C0 controls are escaped already).
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def json_text(text: str) -> str:
+    """JSON text with the characters a terminal would obey written as ``\\uXXXX`` escapes:
+    the same JSON values, exactly (they can only stand inside strings)."""
+    if not _JSON_UNSAFE.search(text):
+        return text
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color: bool) -> str:
-    """A compiler-style diagnostic with the source line and a caret under the bad span."""
-    head = d.format(filename)
+    """A compiler-style diagnostic with the source line and a caret under the bad span.
+
+    What comes from the input (the message's quotes of it, the source line) is printed
+    through :func:`printable`; the caret stays under the span, escapes counted.
+    """
+    head = printable(d.format(filename))
     if color:
         tint = {"error": "red", "warning": "yellow"}.get(d.severity.value, "cyan")
         head = head.replace(f"{d.severity.value}[{d.code}]",
@@ -322,14 +370,15 @@ def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color
         return head
     text = lines[d.line].replace("\t", " ")
     gutter = f"{d.line:>5} | "
-    out = [head, gutter + text]
+    out = [head, gutter + printable(text)]
     if d.column is not None:
         # The line shown may be cut short (source_lines keeps 2000 characters): a caret past
         # its end would only print a screenful of spaces.
         if d.column > len(text) + 1:
             return "\n".join(out)
         width = max(1, min(d.length, max(1, len(text) - d.column + 1)))
-        caret = " " * (d.column - 1) + "^" * width
+        start = d.column - 1
+        caret = " " * len(printable(text[:start])) + "^" * max(1, len(printable(text[start:start + width])))
         out.append(" " * (len(gutter) - 2) + "| " + (click.style(caret, fg="red") if color else caret))
     return "\n".join(out)
 

@@ -25,8 +25,10 @@ from .io import (
     OutputError,
     SourceLines,
     StdinStream,
+    json_text,
     open_input,
     open_source,
+    printable,
     reading,
     render_diagnostic,
     source_lines,
@@ -68,8 +70,9 @@ def _display_name(name: str) -> str:
 
 
 def _game_title(report: GameReport) -> str:
-    players = " vs ".join(report.players) or "no players"
-    return f"game {report.index} ({report.record.variant_name}: {players}, line {report.record.line})"
+    players = printable(" vs ".join(report.players) or "no players")
+    variant = printable(report.record.variant_name)
+    return f"game {report.index} ({variant}: {players}, line {report.record.line})"
 
 
 class _StreamedGames:
@@ -85,17 +88,17 @@ class _StreamedGames:
 
     def game(self, entry: dict[str, Any]) -> None:
         # A JSON string holds no raw line break, so every line break is between values.
-        text = json.dumps(entry, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        text = json_text(json.dumps(entry, ensure_ascii=False, indent=2)).replace("\n", "\n    ")
         click.echo(('{\n  "games": [\n    ' if not self.count else ",\n    ") + text, nl=False)
         self.count += 1
 
     def finish(self, rest: dict[str, Any]) -> None:
-        tail = json.dumps(rest, ensure_ascii=False, indent=2)
+        tail = json_text(json.dumps(rest, ensure_ascii=False, indent=2))
         click.echo(('{\n  "games": []' if not self.count else "\n  ]") + "," + tail[1:])
 
 
 def _dump(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 @cli.command()
@@ -169,7 +172,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
                         verdict = f"{errors} error{'s' if errors != 1 else ''}"
                         verdict = click.style(verdict, fg="red") if color else verdict
                     note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
-                    click.echo(f"{display}: {_game_title(report)}: {verdict}{note}")
+                    click.echo(f"{printable(display)}: {_game_title(report)}: {verdict}{note}")
         except InputError as exc:  # an input failing midway: what came is reported
             io_error = True
             progress.clear()
@@ -233,11 +236,12 @@ def score(files: tuple[str, ...], fmt: str) -> None:
                         entry["match"] = report.extra["match"]
                     games_json.append(entry)
                     continue
-                click.echo(f"{display}: {_game_title(report)}")
+                click.echo(f"{printable(display)}: {_game_title(report)}")
                 if score_ is None:
-                    click.echo("  cannot be scored: " + "; ".join(
-                        d.message for d in report.diagnostics if d.is_error))
+                    click.echo("  cannot be scored: " + printable("; ".join(
+                        d.message for d in report.diagnostics if d.is_error)))
                     continue
+                players = [printable(p) for p in players]
                 parts = list(score_.breakdown[0]) if score_.breakdown else []
                 width = max((len(p) for p in players), default=6) + 2
                 click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts) + f"{'total':>8}")
@@ -254,7 +258,8 @@ def score(files: tuple[str, ...], fmt: str) -> None:
                 if "match" in report.extra:
                     match = report.extra["match"]
                     totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
-                    click.echo(f"  match \"{match['name']}\" after game {match['game']}: {totals}")
+                    click.echo(printable(f"  match \"{match['name']}\" after game {match['game']}: "
+                                         f"{totals}"))
                 click.echo("")
         except InputError as exc:  # an input failing midway: what came is scored
             io_error = True
@@ -327,13 +332,13 @@ def _format_one(name: str, source: Path, check: bool, write_: bool,
             lines = source_lines(source, (d.line for d in syntax if d.line))
             for d in syntax:
                 click.echo(render_diagnostic(d, display, lines, False), err=True)
-            click.echo(f"lcn: {display}: not formatted: the file cannot be read completely",
+            click.echo(f"lcn: {printable(display)}: not formatted: the file cannot be read completely",
                        err=True)
             return 1
         if check:
             if not same:
                 unformatted.append(display)
-                click.echo(f"{display}: not in canonical form", err=True)
+                click.echo(f"{printable(display)}: not in canonical form", err=True)
                 return 1
         elif replacement is not None:
             if not same:
@@ -341,7 +346,7 @@ def _format_one(name: str, source: Path, check: bool, write_: bool,
                     replacement.commit()
                 except OSError as exc:
                     raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
-                click.echo(f"{display}: reformatted", err=True)
+                click.echo(f"{printable(display)}: reformatted", err=True)
         elif out is not None:
             out.seek(0)
             for text in io.TextIOWrapper(out, encoding="utf-8", newline=""):
@@ -375,7 +380,7 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
         raise InputError(f"{_display_name(file)} has no game {game_no}")
     variant = lcn.find_variant(record.variant_name)
     if variant is None:
-        raise click.ClickException(f"unknown variant \"{record.tags.get('Variant')}\"")
+        raise click.ClickException(printable(f"unknown variant \"{record.tags.get('Variant')}\""))
     count = len(record.turns)
     if turn is not None and turn > count:
         raise click.BadParameter(f"the game has {count} turns", param_hint="--turn")
@@ -393,7 +398,7 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     errors = [d for d in report.diagnostics if d.is_error
               and d.code not in ("missing-termination", "result-tag-mismatch")]
     if report.state is None or not report.complete:
-        raise click.ClickException("; ".join(d.message for d in errors) or "cannot replay")
+        raise click.ClickException(printable("; ".join(d.message for d in errors) or "cannot replay"))
     names = report.players
     if fmt == "json":
         data = variant.snapshot(report.state)
@@ -402,9 +407,10 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
         _dump(data)
     else:
         seat = None if view == "all" else (-1 if view == "none" else int(view) - 1)
-        click.echo(variant.render_text(report.state, names, view=seat), nl=False)
+        # Names, comments and any text of the record are shown, never obeyed.
+        click.echo(printable(variant.render_text(report.state, names, view=seat), lines=True), nl=False)
         for d in errors:
-            click.echo(f"note: {d.format(_display_name(file))}")
+            click.echo(f"note: {printable(d.format(_display_name(file)))}")
     sys.exit(1 if errors else 0)
 
 

@@ -92,13 +92,21 @@ def failing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
             return io.BufferedReader(raw) if "b" in mode else io.TextIOWrapper(io.BufferedReader(raw))
         return real_open(file, mode, *args, **kwargs)
 
+    real_pread = os.pread
+
+    def fake_pread(fd: int, size: int, offset: int) -> bytes:  # --jobs: parts read by range
+        if offset + size > limit and os.readlink(f"/proc/self/fd/{fd}") == str(path):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real_pread(fd, size, offset)
+
     monkeypatch.setattr(builtins, "open", fake_open)
     monkeypatch.setattr(io, "open", fake_open)
+    monkeypatch.setattr(os, "pread", fake_pread)  # in the worker processes too (forked)
     yield path
 
 
 @pytest.mark.parametrize("command", [
-    ["validate"], ["validate", "-q"], ["score"], ["score", "--format", "json"], ["show", "--game", "390"],
+    ["validate"], ["validate", "-q"], ["validate", "--jobs", "2"], ["score"], ["score", "--format", "json"], ["show", "--game", "390"],
     ["fmt"], ["fmt", "--check"], ["fmt", "--write"], ["deal"]])
 def test_a_read_error_midway_is_an_input_error(failing: Path, command: list[str]) -> None:
     before = raw_bytes(failing)

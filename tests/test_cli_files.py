@@ -106,7 +106,8 @@ def failing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 @pytest.mark.parametrize("command", [
-    ["validate"], ["validate", "-q"], ["validate", "--jobs", "2"], ["score"], ["score", "--format", "json"], ["show", "--game", "390"],
+    ["validate"], ["validate", "-q"], ["validate", "--jobs", "2"], ["score"],
+    ["score", "--format", "json"], ["show", "--game", "390"],
     ["fmt"], ["fmt", "--check"], ["fmt", "--write"], ["deal"]])
 def test_a_read_error_midway_is_an_input_error(failing: Path, command: list[str]) -> None:
     before = raw_bytes(failing)

@@ -58,8 +58,11 @@ def _http_error(exc: HTTPException) -> ResponseReturnValue:
 def _unexpected(exc: Exception) -> ResponseReturnValue:
     if isinstance(exc, HTTPException) and not isinstance(exc, InternalServerError):
         return _http_error(exc)
-    original = getattr(exc, "original_exception", None) or exc
-    log.exception("unexpected error on %s %s", request.method, request.path, exc_info=original)
+    # Flask has logged the traceback of an exception raised by a view (it is the
+    # original_exception here); only a 500 raised on purpose is logged here, so every error
+    # is logged once.
+    if getattr(exc, "original_exception", None) is None:
+        log.error("error 500 on %s %s: %s", request.method, request.path, exc.description)
     return error_response(500, "The server failed on this request; it has been logged. "
                           "Please try again, or report the link.")
 

@@ -135,12 +135,13 @@ def _finish(response: Response) -> Response:
 def _configure_request_log() -> None:
     """Lines on standard error, the message alone (it is the JSON object), unless the
     operator configured the logger already (``logging.config``, gunicorn's ``--log-config``)."""
+    if request_log.level == logging.NOTSET:
+        request_log.setLevel(logging.INFO)
     if request_log.handlers:
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(message)s"))
     request_log.addHandler(handler)
-    request_log.setLevel(logging.INFO)
     request_log.propagate = False
 
 

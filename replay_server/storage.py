@@ -366,7 +366,8 @@ class Store:
     def _read_one(self) -> None:
         self.ensure_schema()
         with self._begin() as conn:
-            conn.execute(sa.select(games.c.id).limit(1)).all()
+            # The length of a text, so the table itself is read (not only its primary key).
+            conn.execute(sa.select(sa.func.length(games.c.lcn)).limit(1)).all()
 
     def close(self) -> None:
         """Release every connection this store holds."""
@@ -534,7 +535,8 @@ def get_store() -> Store:
 def _unavailable(exc: StoreUnavailable) -> ResponseReturnValue:
     from .errors import error_response
 
-    log.error("game store unavailable: %s", exc)
+    if not isinstance(exc, StoreCorrupt):  # the store logged the damage when it found it
+        log.error("game store unavailable: %s", exc)
     return error_response(503, "The game database cannot be reached right now. Nothing was lost; "
                           "please try again in a moment.", code="store-unavailable")
 

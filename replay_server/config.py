@@ -101,7 +101,8 @@ def check_config(config: MutableMapping[str, Any], *, form_limit_set: bool = Fal
     for name, default, minimum, what in numbers:
         value = config.get(name)
         config[name] = default if value is None else _int(name, value, minimum=minimum, what=what)
-    for name, default in (("RATELIMIT_ENABLED", True), ("DB_UPGRADE", True), ("METRICS", False)):
+    for name, default in (("RATELIMIT_ENABLED", True), ("DB_UPGRADE", True), ("METRICS", False),
+                          ("REQUEST_LOG", True)):
         value = config.get(name)
         config[name] = default if value is None else _bool(name, value)
     if not config.get("RATELIMIT"):

@@ -34,9 +34,13 @@ def error_response(status: int, message: str, *, code: str | None = None,
     """The error answer for this request: JSON for the API, a page otherwise."""
     code = code or CODES.get(status, "error")
     if wants_json():
+        from .api import ErrorSchema
+
         body: dict[str, Any] = {"error": {"status": status, "code": code, "message": message}}
         body.update(extra or {})
-        return jsonify(body), status
+        # Through the declared schema, as every answer of the API: what it does not declare
+        # is not sent.
+        return jsonify(ErrorSchema().dump(body)), status
     return render_template("error.html", status=status, title=TITLES.get(status, "Error"),
                            message=message, extra=extra or {}), status
 

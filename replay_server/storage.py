@@ -152,12 +152,15 @@ def _reason(exc: BaseException) -> str:
     return text[0] if text else type(original).__name__
 
 
-def _forget_after_fork(ref: weakref.ReferenceType[Engine]) -> None:
-    """In a forked worker (gunicorn --preload), drop the parent's pooled connections unclosed:
-    their sockets belong to the parent, which goes on using them."""
-    engine = ref()
-    if engine is not None:
-        engine.dispose(close=False)
+def _after_fork(ref: weakref.ReferenceType[Store]) -> None:
+    """In a forked worker (gunicorn --preload), drop the parent's pooled connections unclosed
+    (their sockets belong to the parent, which goes on using them) and its health thread
+    (threads do not survive a fork)."""
+    store = ref()
+    if store is not None:
+        store.engine.dispose(close=False)
+        store._health = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lcn-health")
+        store._health_pending = None
 
 
 class Store:
@@ -178,7 +181,7 @@ class Store:
         self._health = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lcn-health")
         self._health_lock = threading.Lock()
         self._health_pending: Future[None] | None = None
-        os.register_at_fork(after_in_child=functools.partial(_forget_after_fork, weakref.ref(engine)))
+        os.register_at_fork(after_in_child=functools.partial(_after_fork, weakref.ref(self)))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.where!r})"

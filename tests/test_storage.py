@@ -325,11 +325,13 @@ def test_a_forked_worker_opens_its_own_connections(database_url: str) -> None:
     store = open_store(database_url)
     gid, _ = store.put(GAME)
     assert store.engine.pool.checkedin() >= 1
+    store.ping()  # the health check's thread runs in the parent
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the worker: read through its own connection, report, leave at once
         try:
             ok = store.engine.pool.checkedin() == 0 and store.get(gid) == GAME
+            store.ping()  # a thread of its own: the parent's did not survive the fork
         except BaseException:
             ok = False
         os.write(write, b"1" if ok else b"0")

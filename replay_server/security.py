@@ -25,7 +25,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import ConfigError
-from .errors import error_response
+from .errors import error_response as site_error_response
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -72,10 +72,16 @@ def write_limit(view: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def error_response(status: int, title: str, message: str, code: str) -> ResponseReturnValue:
+    """A clear error (JSON under /api/, the site's error page elsewhere); ``title`` is kept for
+    the callers that pass one, the page takes its title from the status."""
+    return site_error_response(status, message, code=code)
+
+
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
     what = f" (at most {limit.limit})" if limit is not None else ""
-    return error_response(
+    return site_error_response(
         429, f"Too many writes from your address{what}: please wait a little and try again.",
         code="rate-limited")
 
@@ -83,7 +89,7 @@ def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
 def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     what = f" of {limit} bytes" if limit else ""
-    return error_response(
+    return site_error_response(
         413, f"The request is larger than the limit{what}: send a smaller file or fewer games.",
         code="too-large")
 

@@ -92,6 +92,13 @@ class ValidateResultSchema(Schema):
     summary = fields.Nested(SummarySchema)
 
 
+class GameQuerySchema(Schema):
+    """The query of ``GET /games/<id>``: loaded (validated) by the route, documented from here."""
+
+    game = fields.Integer(strict=False, validate=validate.Range(min=1), metadata={
+        "description": "only the K-th game of the file (1-based); long files answer faster"})
+
+
 class StoredSchema(Schema):
     id = fields.String(required=True, metadata={"description": "16 characters, URL-safe"})
     url = fields.String(required=True, metadata={"description": "the replay page, /g/<id>"})
@@ -441,10 +448,7 @@ def game_route(game_id: str) -> ResponseReturnValue:
           required: true
           schema: {type: string}
         - in: query
-          name: game
-          required: false
-          description: only the K-th game of the file (1-based); long files answer faster
-          schema: {type: integer, minimum: 1}
+          schema: GameQuerySchema
       responses:
         200:
           description: the file and every game's replay (or the chosen game's)
@@ -467,10 +471,12 @@ def game_route(game_id: str) -> ResponseReturnValue:
             application/json:
               schema: ErrorSchema
     """
-    value = request.args.get("game")
-    if value is not None and not (value.isdigit() and int(value) >= 1):
+    try:
+        query = GameQuerySchema().load({k: v for k, v in request.args.items() if k == "game"})
+    except ValidationError:
+        value = request.args.get("game", "")
         return _bad(BadInput(f"?game={value[:40]}: expected a game number, 1 or more"))
-    game = int(value) if value is not None else None
+    game = query.get("game")
     response = jsonify(GameDocumentSchema().dump(game_document(game_id, stored_text(game_id), game)))
     response.cache_control.public = True
     response.cache_control.max_age = 7 * 24 * 3600

@@ -238,6 +238,20 @@ class ConnectionWatch:
         self.thread.join(timeout=30)
 
 
+def _metrics(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    answer = _request(port, "GET", "/metrics")
+    assert answer.status == 200
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(answer.body.decode())
+            for sample in family.samples}
+
+
+def labels_status(labels: tuple[tuple[str, str], ...]) -> str:
+    return dict(labels).get("status", "")
+
+
 def _hold_slow_clients(port: int, count: int) -> list[socket.socket]:
     """``count`` clients that send the start of an upload and then nothing more."""
     held = []
@@ -269,9 +283,11 @@ def test_two_servers_behind_nginx_over_one_postgresql(tmp_path: Path, memcached:
         env = dict(os.environ, LCN_DATABASE_URL=url, LCN_DB_POOL_SIZE=str(POOL_SIZE),
                    LCN_DB_MAX_OVERFLOW=str(MAX_OVERFLOW), LCN_DB_UPGRADE="0",
                    LCN_RATELIMIT_STORAGE_URI=memcached, LCN_RATELIMIT="100000 per minute",
-                   LCN_TRUSTED_PROXIES="1", LCN_REQUEST_LOG="0")
+                   LCN_TRUSTED_PROXIES="1", LCN_REQUEST_LOG="0", LCN_METRICS="1")
         for name in ("a", "b"):
-            server = Gunicorn(work, name, dict(env, LCN_DATA_DIR=str(work / name)))
+            (work / f"metrics-{name}").mkdir()
+            server = Gunicorn(work, name, dict(env, LCN_DATA_DIR=str(work / name),
+                                               PROMETHEUS_MULTIPROC_DIR=str(work / f"metrics-{name}")))
             server.start()
             servers.append(server)
         listen = _free_port()
@@ -330,6 +346,15 @@ def test_two_servers_behind_nginx_over_one_postgresql(tmp_path: Path, memcached:
         # Every acknowledged game is there, exactly as acknowledged, through either server.
         rows = dict(postgres.rows())
         assert len(ledger.acknowledged) == 1 + 240 + 120
+        # Metrics add up every worker of a server (prometheus_client's multiprocess mode).
+        answered = 0
+        for server in servers:
+            metrics = _metrics(server.port)
+            assert metrics[("lcn_games_stored", ())] == len(rows)
+            answered += sum(value for (name, labels), value in metrics.items()
+                            if name == "lcn_http_requests_total" and ("route", "/api/v1/games") in labels
+                            and ("method", "POST") in labels and labels_status(labels) in ("200", "201"))
+        assert answered >= len(ledger.acknowledged)
         for gid, text in ledger.acknowledged.items():
             assert rows.get(gid) == text, gid
         for gid in list(ledger.acknowledged)[::40]:

@@ -1,7 +1,7 @@
 """``lcn serve``: the replay site on this machine, on an embedded SQLite database.
 
 For production, run the same application under gunicorn instead
-(``gunicorn 'replay_server:create_app()'``); see docs/site.md.
+(``gunicorn 'replay_server:create_app()'``) behind nginx; see docs/deployment.md.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def serve(host: str, port: int, data_dir: str | None) -> None:
     """Start the replay site: paste, upload or pick a sample and replay it turn by turn.
 
     Games are stored in an SQLite database in the data directory (LCN_DATABASE_URL chooses
-    another database). This is the development server, for one machine; see docs/site.md
+    another database). This is the development server, for one machine; see docs/deployment.md
     for running the site under gunicorn.
     """
     try:

@@ -45,7 +45,7 @@ def _asset_version() -> str:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the site: configuration, storage, security, error pages and the blueprints."""
     app = Flask(__name__)
-    app.config.update(load_config(config))
+    load_config(config, app.config)
     app.config.setdefault("ASSET_VERSION", _asset_version())
     app.url_map.converters["gid"] = GameIdConverter
     app.jinja_env.trim_blocks = True
@@ -57,9 +57,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     storage.init_app(app)
     security.init_app(app)
 
-    from . import api, errors, pages, sharing
+    from . import api, errors, ops, pages, sharing
 
     errors.init_app(app)
+    ops.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sharing.bp)

@@ -52,6 +52,8 @@ class DiagnosticSchema(Schema):
     turn = fields.Integer(allow_none=True, metadata={"description": "1-based turn of the game"})
     rule = fields.String(allow_none=True, metadata={"description": "rule ID of seeds/*.md or docs/spec.md"})
     length = fields.Integer(metadata={"description": "width of the bad span"})
+    game = fields.Integer(allow_none=True, metadata={
+        "description": "1-based game of the file the diagnostic is about (POST /games)"})
 
 
 class ValidatedGameSchema(Schema):
@@ -65,6 +67,8 @@ class ValidatedGameSchema(Schema):
     line = fields.Integer()
     over = fields.Boolean()
     scores = fields.List(fields.Integer(), allow_none=True)
+    diagnostics_omitted = fields.Integer(metadata={
+        "description": "diagnostics of this game left out to keep the answer bounded"})
 
 
 class FileDiagnosticsSchema(Schema):
@@ -76,6 +80,8 @@ class SummarySchema(Schema):
     games = fields.Integer()
     valid = fields.Integer()
     invalid = fields.Integer()
+    diagnostics_omitted = fields.Integer(metadata={
+        "description": "diagnostics left out of the whole answer (LCN_MAX_DIAGNOSTICS)"})
 
 
 class ValidateResultSchema(Schema):
@@ -84,6 +90,13 @@ class ValidateResultSchema(Schema):
     games = fields.List(fields.Nested(ValidatedGameSchema))
     files = fields.List(fields.Nested(FileDiagnosticsSchema))
     summary = fields.Nested(SummarySchema)
+
+
+class GameQuerySchema(Schema):
+    """The query of ``GET /games/<id>``: loaded (validated) by the route, documented from here."""
+
+    game = fields.Integer(strict=False, validate=validate.Range(min=1), metadata={
+        "description": "only the K-th game of the file (1-based); long files answer faster"})
 
 
 class StoredSchema(Schema):
@@ -150,8 +163,10 @@ class ErrorBodySchema(Schema):
 
 
 class ErrorSchema(Schema):
-    error = fields.Nested(ErrorBodySchema)
+    error = fields.Nested(ErrorBodySchema, required=True)
     diagnostics = fields.List(fields.Nested(DiagnosticSchema))
+    diagnostics_omitted = fields.Integer(metadata={
+        "description": "diagnostics left out of the answer (LCN_MAX_DIAGNOSTICS)"})
     games = fields.List(fields.Nested(ValidatedGameSchema))
 
 
@@ -334,7 +349,7 @@ def validate_route() -> ResponseReturnValue:
                                        max_diagnostics=current_app.config["MAX_DIAGNOSTICS"])
     except TooManyGames as exc:
         return error_response(413, str(exc))
-    return jsonify(document)
+    return jsonify(ValidateResultSchema().dump(document))
 
 
 @bp.post("/games")
@@ -379,6 +394,11 @@ def store_route() -> ResponseReturnValue:
           content:
             application/json:
               schema: ErrorSchema
+        503:
+          description: the database cannot be reached; nothing was stored
+          content:
+            application/json:
+              schema: ErrorSchema
     """
     try:
         text, fmt = _read_input()
@@ -410,7 +430,7 @@ def store_route() -> ResponseReturnValue:
     game_id, created = get_store().put(canonical_text(result.records))
     body = {"id": game_id, "url": url_for("pages.stored", game_id=game_id), "created": created,
             "format": result.format}
-    response = jsonify(body)
+    response = jsonify(StoredSchema().dump(body))
     response.status_code = 201 if created else 200
     response.headers["Location"] = body["url"]
     return response
@@ -428,27 +448,36 @@ def game_route(game_id: str) -> ResponseReturnValue:
           required: true
           schema: {type: string}
         - in: query
-          name: game
-          required: false
-          description: only the K-th game of the file (1-based); long files answer faster
-          schema: {type: integer, minimum: 1}
+          schema: GameQuerySchema
       responses:
         200:
           description: the file and every game's replay (or the chosen game's)
           content:
             application/json:
               schema: GameDocumentSchema
+        400:
+          description: the game argument is not a game number
+          content:
+            application/json:
+              schema: ErrorSchema
         404:
           description: no game has this id (or the file has no such game)
           content:
             application/json:
               schema: ErrorSchema
+        503:
+          description: the database cannot be reached (or the stored file is damaged)
+          content:
+            application/json:
+              schema: ErrorSchema
     """
-    value = request.args.get("game")
-    if value is not None and not (value.isdigit() and int(value) >= 1):
+    try:
+        query = GameQuerySchema().load({k: v for k, v in request.args.items() if k == "game"})
+    except ValidationError:
+        value = request.args.get("game", "")
         return _bad(BadInput(f"?game={value[:40]}: expected a game number, 1 or more"))
-    game = int(value) if value is not None else None
-    response = jsonify(game_document(game_id, stored_text(game_id), game))
+    game = query.get("game")
+    response = jsonify(GameDocumentSchema().dump(game_document(game_id, stored_text(game_id), game)))
     response.cache_control.public = True
     response.cache_control.max_age = 7 * 24 * 3600
     response.cache_control.immutable = True

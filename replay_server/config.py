@@ -2,17 +2,19 @@
 
 Everything an operator sets comes from the environment so that the same code runs under
 ``lcn serve`` on a laptop and under gunicorn behind a proxy; tests pass a mapping instead.
-Keys in the mapping and in ``app.config`` drop the ``LCN_`` prefix (``LCN_DATA_DIR`` is
-``DATA_DIR``).
+Flask reads the variables (``Config.from_prefixed_env("LCN")``: ``LCN_DATA_DIR`` is
+``DATA_DIR``, values that read as JSON become numbers or booleans); this module adds the
+defaults and checks every value, naming the variable and what it expects.
 """
 
 from __future__ import annotations
 
 import os
-import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
+
+from flask import Config
 
 #: Two mebibytes: far above any real game file, small enough to refuse abuse early.
 DEFAULT_MAX_CONTENT_LENGTH = 2 * 1024 * 1024
@@ -22,6 +24,13 @@ DEFAULT_RATELIMIT = "30 per minute"
 #: two-byte games would otherwise answer hundreds of times its size).
 DEFAULT_MAX_GAMES = 1000
 DEFAULT_MAX_DIAGNOSTICS = 2000
+#: Database connections per process: a pool of this many, plus this many more at peaks.
+DEFAULT_DB_POOL_SIZE = 5
+DEFAULT_DB_MAX_OVERFLOW = 5
+DEFAULT_DB_POOL_TIMEOUT = 10
+
+#: Settings that are texts even when they look like numbers.
+_TEXTS = ("DATA_DIR", "DATABASE_URL", "RATELIMIT", "RATELIMIT_STORAGE_URI", "SAMPLES_DIR")
 
 
 class ConfigError(ValueError):
@@ -36,67 +45,43 @@ def default_data_dir(environ: Mapping[str, str]) -> Path:
     return Path.home() / ".local" / "share" / "lcn"
 
 
-def _int(name: str, value: str) -> int:
-    try:
-        number = int(value.strip().replace("_", ""))
-    except ValueError:
-        raise ConfigError(f"{name}={value!r}: expected a whole number of bytes") from None
-    if number <= 0:
-        raise ConfigError(f"{name}={value!r}: expected a positive number of bytes")
+def _int(name: str, value: Any, *, minimum: int = 1, what: str = "bytes") -> int:
+    if isinstance(value, bool):
+        number = -1
+    elif isinstance(value, int):
+        number = value
+    else:
+        try:
+            number = int(str(value).strip().replace("_", ""))
+        except ValueError:
+            raise ConfigError(f"LCN_{name}={value!r}: expected a whole number of {what}") from None
+    if number < minimum:
+        least = "a positive" if minimum == 1 else f"at least {minimum}, a"
+        raise ConfigError(f"LCN_{name}={value!r}: expected {least} number of {what}")
     return number
 
 
-def _bool(name: str, value: str) -> bool:
-    text = value.strip().lower()
+def _bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
     if text in ("1", "true", "yes", "on"):
         return True
-    if text in ("0", "false", "no", "off", ""):
+    if text in ("0", "false", "no", "off", "", "none"):
         return False
-    raise ConfigError(f"{name}={value!r}: expected 1/0, true/false, yes/no or on/off")
+    raise ConfigError(f"LCN_{name}={value!r}: expected 1/0, true/false, yes/no or on/off")
 
 
-def _secret_key(data_dir: Path) -> str:
-    """A key kept in the data directory, so every worker and every restart shares it."""
-    path = data_dir / "secret_key"
-    try:
-        existing = path.read_text(encoding="utf-8").strip()
-    except OSError:
-        existing = ""
-    if existing:
-        return existing
-    key = secrets.token_urlsafe(32)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another worker wrote it first: use theirs
-        return path.read_text(encoding="utf-8").strip() or key
-    except OSError:
-        return key
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(key + "\n")
-    return key
-
-
-def load_config(overrides: Mapping[str, Any] | None = None,
-                environ: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The configuration of one app: defaults < ``LCN_*`` variables < ``overrides``.
+def check_config(config: MutableMapping[str, Any], *, form_limit_set: bool = False) -> None:
+    """Fill in the defaults and check every value of ``config`` in place.
 
     The data directory is created when missing, since the default SQLite database lives
-    there. Unknown ``LCN_*`` variables are passed through as strings (without the prefix)
-    so that parts of the site can read their own settings.
+    there.
     """
-    env = os.environ if environ is None else environ
-    overrides = dict(overrides or {})
-    config: dict[str, Any] = {}
-    for name, value in env.items():
-        if name.startswith("LCN_") and len(name) > 4:
-            config[name[4:]] = value
-
-    if "DATA_DIR" in overrides:
-        data_dir = Path(overrides["DATA_DIR"])
-    elif config.get("DATA_DIR"):
-        data_dir = Path(config["DATA_DIR"])
-    else:
-        data_dir = default_data_dir(env)
+    for name in _TEXTS:
+        if config.get(name) is not None:
+            config[name] = str(config[name])
+    data_dir = Path(config["DATA_DIR"]) if config.get("DATA_DIR") else default_data_dir(os.environ)
     data_dir = data_dir.expanduser()
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -104,30 +89,45 @@ def load_config(overrides: Mapping[str, Any] | None = None,
         raise ConfigError(f"LCN_DATA_DIR={str(data_dir)!r}: cannot create the data directory: "
                           f"{exc.strerror or exc}") from None
     config["DATA_DIR"] = str(data_dir)
+    if not config.get("DATABASE_URL"):
+        config["DATABASE_URL"] = f"sqlite:///{data_dir / 'lcn.sqlite3'}"
 
-    config.setdefault("DATABASE_URL", f"sqlite:///{data_dir / 'lcn.sqlite3'}")
-    if "MAX_CONTENT_LENGTH" in config:
-        config["MAX_CONTENT_LENGTH"] = _int("LCN_MAX_CONTENT_LENGTH", config["MAX_CONTENT_LENGTH"])
-    else:
-        config["MAX_CONTENT_LENGTH"] = DEFAULT_MAX_CONTENT_LENGTH
+    numbers = (("MAX_CONTENT_LENGTH", DEFAULT_MAX_CONTENT_LENGTH, 1, "bytes"),
+               ("MAX_GAMES", DEFAULT_MAX_GAMES, 1, "games"),
+               ("MAX_DIAGNOSTICS", DEFAULT_MAX_DIAGNOSTICS, 1, "diagnostics"),
+               ("DB_POOL_SIZE", DEFAULT_DB_POOL_SIZE, 1, "connections"),
+               ("DB_MAX_OVERFLOW", DEFAULT_DB_MAX_OVERFLOW, 0, "connections"),
+               ("DB_POOL_TIMEOUT", DEFAULT_DB_POOL_TIMEOUT, 1, "seconds"))
+    for name, default, minimum, what in numbers:
+        value = config.get(name)
+        config[name] = default if value is None else _int(name, value, minimum=minimum, what=what)
+    for name, default in (("RATELIMIT_ENABLED", True), ("DB_UPGRADE", True), ("METRICS", False),
+                          ("REQUEST_LOG", True)):
+        value = config.get(name)
+        config[name] = default if value is None else _bool(name, value)
     if not config.get("RATELIMIT"):
         config["RATELIMIT"] = DEFAULT_RATELIMIT
     if not config.get("RATELIMIT_STORAGE_URI"):
         config["RATELIMIT_STORAGE_URI"] = "memory://"
-    if "RATELIMIT_ENABLED" in config:
-        config["RATELIMIT_ENABLED"] = _bool("LCN_RATELIMIT_ENABLED", config["RATELIMIT_ENABLED"])
-    else:
-        config["RATELIMIT_ENABLED"] = True
-    for name, default in (("MAX_GAMES", DEFAULT_MAX_GAMES),
-                          ("MAX_DIAGNOSTICS", DEFAULT_MAX_DIAGNOSTICS)):
-        config[name] = _int(f"LCN_{name}", config[name]) if name in config else default
     if not config.get("SAMPLES_DIR"):
         config["SAMPLES_DIR"] = None
-
-    config.update(overrides)
     # A pasted game is a form field: let it be as large as an uploaded file may be (Flask's
     # own limit for form fields is far smaller).
-    config.setdefault("MAX_FORM_MEMORY_SIZE", config["MAX_CONTENT_LENGTH"])
-    if not config.get("SECRET_KEY"):
-        config["SECRET_KEY"] = _secret_key(data_dir)
+    if not form_limit_set:
+        config["MAX_FORM_MEMORY_SIZE"] = config["MAX_CONTENT_LENGTH"]
+
+
+def load_config(overrides: Mapping[str, Any] | None = None, config: Config | None = None) -> Config:
+    """The configuration of one app: defaults < ``LCN_*`` variables < ``overrides``, checked.
+
+    ``config`` is the application's (``app.config``), or a new one. Unknown ``LCN_*``
+    variables are kept (without the prefix) so that parts of the site can read their own
+    settings.
+    """
+    if config is None:
+        config = Config(os.getcwd())
+    config.from_prefixed_env("LCN")
+    config.update(overrides or {})
+    check_config(config, form_limit_set="MAX_FORM_MEMORY_SIZE" in (overrides or {})
+                 or "LCN_MAX_FORM_MEMORY_SIZE" in os.environ)
     return config

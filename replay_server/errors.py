@@ -34,9 +34,13 @@ def error_response(status: int, message: str, *, code: str | None = None,
     """The error answer for this request: JSON for the API, a page otherwise."""
     code = code or CODES.get(status, "error")
     if wants_json():
+        from .api import ErrorSchema
+
         body: dict[str, Any] = {"error": {"status": status, "code": code, "message": message}}
         body.update(extra or {})
-        return jsonify(body), status
+        # Through the declared schema, as every answer of the API: what it does not declare
+        # is not sent.
+        return jsonify(ErrorSchema().dump(body)), status
     return render_template("error.html", status=status, title=TITLES.get(status, "Error"),
                            message=message, extra=extra or {}), status
 
@@ -58,8 +62,11 @@ def _http_error(exc: HTTPException) -> ResponseReturnValue:
 def _unexpected(exc: Exception) -> ResponseReturnValue:
     if isinstance(exc, HTTPException) and not isinstance(exc, InternalServerError):
         return _http_error(exc)
-    original = getattr(exc, "original_exception", None) or exc
-    log.exception("unexpected error on %s %s", request.method, request.path, exc_info=original)
+    # Flask has logged the traceback of an exception raised by a view (it is the
+    # original_exception here); only a 500 raised on purpose is logged here, so every error
+    # is logged once.
+    if getattr(exc, "original_exception", None) is None:
+        log.error("error 500 on %s %s: %s", request.method, request.path, exc.description)
     return error_response(500, "The server failed on this request; it has been logged. "
                           "Please try again, or report the link.")
 

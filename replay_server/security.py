@@ -13,12 +13,11 @@ decorated with ``write_limit``: they share one budget per client.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from flask import Flask, Response, current_app, g, jsonify, render_template_string, request
+from flask import Flask, Response, current_app, g
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -26,6 +25,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import ConfigError
+from .errors import error_response as site_error_response
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -38,12 +38,6 @@ _CSP_COMMON = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src
 CSP = f"{_CSP_COMMON}; frame-ancestors 'none'"
 #: The policy of embed pages: the same, but any site may frame them.
 CSP_FRAMEABLE = f"{_CSP_COMMON}; frame-ancestors *"
-
-_ERROR_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ title }} · LCN</title></head>
-<body><h1>{{ title }}</h1><p>{{ message }}</p><p><a href="/">Back to the home page</a></p></body></html>
-"""
-
 
 def allow_framing(view: Callable[P, R]) -> Callable[P, R]:
     """Mark a view as made to be framed by other sites (embeds); every other page refuses it."""
@@ -78,44 +72,26 @@ def write_limit(view: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def wants_json() -> bool:
-    """Whether the error for this request should be JSON (the API) rather than a page."""
-    return request.path.startswith("/api/")
-
-
 def error_response(status: int, title: str, message: str, code: str) -> ResponseReturnValue:
-    """A clear error: JSON under /api/, a page for people everywhere else.
-
-    The site's own error page (``replay_server.errors``) is used when the site has one, so
-    these errors look like every other; a bare page otherwise.
-    """
-    try:
-        from .errors import error_response as site_error_response
-    except ImportError:
-        site_error_response = None
-    if site_error_response is not None:
-        return site_error_response(status, message, code=code)
-    if wants_json():
-        return jsonify({"error": {"status": status, "code": code, "message": message}}), status
-    return render_template_string(_ERROR_PAGE, title=title, message=message), status
+    """A clear error (JSON under /api/, the site's error page elsewhere); ``title`` is kept for
+    the callers that pass one, the page takes its title from the status."""
+    return site_error_response(status, message, code=code)
 
 
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
     what = f" (at most {limit.limit})" if limit is not None else ""
-    return error_response(
-        429, "Too many requests",
-        f"Too many writes from your address{what}: please wait a little and try again.",
-        "rate-limited")
+    return site_error_response(
+        429, f"Too many writes from your address{what}: please wait a little and try again.",
+        code="rate-limited")
 
 
 def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     what = f" of {limit} bytes" if limit else ""
-    return error_response(
-        413, "Too large",
-        f"The request is larger than the limit{what}: send a smaller file or fewer games.",
-        "too-large")
+    return site_error_response(
+        413, f"The request is larger than the limit{what}: send a smaller file or fewer games.",
+        code="too-large")
 
 
 def _headers(response: Response) -> Response:
@@ -146,11 +122,11 @@ def _trusted_proxies(value: object) -> int:
 def init_app(app: Flask) -> None:
     """Add the headers and the rate limiter to ``app``.
 
-    ``TRUSTED_PROXIES`` (or the environment's ``LCN_TRUSTED_PROXIES``): how many reverse
+    ``TRUSTED_PROXIES`` (``LCN_TRUSTED_PROXIES``): how many reverse
     proxies stand in front of the server; their X-Forwarded-For is then trusted, so the rate
     limit counts real clients rather than the load balancer.
     """
-    proxies = _trusted_proxies(app.config.get("TRUSTED_PROXIES") or os.environ.get("LCN_TRUSTED_PROXIES"))
+    proxies = _trusted_proxies(app.config.get("TRUSTED_PROXIES"))
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
                                 x_host=proxies)

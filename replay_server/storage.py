@@ -1,54 +1,88 @@
-"""Where the site keeps games: SQLite (embedded default) or PostgreSQL, behind one interface.
+"""Where the site keeps games: SQLite (embedded default) or PostgreSQL, on SQLAlchemy Core.
 
 A game's ID is derived from its canonical LCN text, so the same game always gets the same
 link, storing it twice is harmless, and a stored text can never be replaced by another one:
 a different text has a different ID. The site keeps no other state, which is what lets any
-number of servers share one PostgreSQL database.
+number of servers share one PostgreSQL database. Reading a game checks its text against its
+ID, so a row changed behind the site's back is refused (503, logged) rather than served.
 
-The schema is created and migrated by the application on start: ``MIGRATIONS`` lists every
-step in order and the ``schema_version`` table records which ones a database has had.
+The tables are declared once (``metadata``); SQLAlchemy speaks each database's dialect, and
+its pool bounds the connections of a process (``DB_POOL_SIZE`` + ``DB_MAX_OVERFLOW``; a
+request that finds every connection busy waits, then answers 503). The schema is migrated
+by Alembic (``replay_server/migrations``; ``lcn db upgrade``), expand then contract, and the
+database records two numbers in ``lcn_schema``: its schema version and the oldest schema
+version whose code still works on it. A server older than the database therefore keeps
+running (a rollback works) until a contracting step says otherwise.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import logging
 import os
-import sqlite3
 import threading
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+import weakref
+from collections.abc import Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from pathlib import Path
+from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template_string, request
+import sqlalchemy as sa
+from flask import Flask, current_app
 from flask.typing import ResponseReturnValue
+from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection, Engine, make_url
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: Length of an ID: 12 bytes of SHA-256 (96 bits) in URL-safe base64 without padding.
 ID_LENGTH = 16
 _ID_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
-#: Schema steps, in order. A step is never edited once released: add a new one instead, so a
-#: database at any earlier version can be brought up to date. Each step is a list of
-#: statements written in the SQL both SQLite and PostgreSQL accept.
-MIGRATIONS: list[list[str]] = [
-    [
-        "CREATE TABLE games ("
-        " id VARCHAR(16) PRIMARY KEY,"
-        " lcn TEXT NOT NULL,"
-        " created_at VARCHAR(32) NOT NULL)",
-    ],
-]
+#: The schema version this code migrates a database to (Alembic's head revision records it).
+SCHEMA_VERSION = 2
+#: The oldest schema version this code runs on: it needs only the ``games`` table.
+SCHEMA_NEEDED = 1
 
-#: The schema version this code expects.
-SCHEMA_VERSION = len(MIGRATIONS)
+DEFAULT_POOL_SIZE = 5
+DEFAULT_MAX_OVERFLOW = 5
+#: Seconds a request waits for a free pooled connection before answering 503.
+DEFAULT_POOL_TIMEOUT = 10.0
+#: Seconds the health check waits for the database.
+HEALTH_TIMEOUT = 1.0
+
+metadata = sa.MetaData()
+
+#: Every stored file: its ID (the hash of ``lcn``), its canonical text, when it was stored.
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(ID_LENGTH), primary_key=True),
+    sa.Column("lcn", sa.Text, nullable=False),
+    sa.Column("created_at", sa.String(32), nullable=False),
+)
+
+#: The schema version of the database and the oldest version whose code works on it.
+lcn_schema = sa.Table(
+    "lcn_schema", metadata,
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("compatible_from", sa.Integer, nullable=False),
+)
+
+#: 1.0's record of its schema, frozen at 1: 1.0 servers read it at start and refuse a
+#: larger number, so it stays as it is until no 1.0 server can be running (a later
+#: contracting step drops it).
+legacy_schema_version = sa.Table(
+    "schema_version", metadata,
+    sa.Column("version", sa.Integer, nullable=False),
+)
 
 
 class StoreUnavailable(Exception):
@@ -58,8 +92,17 @@ class StoreUnavailable(Exception):
     """
 
 
+class StoreCorrupt(StoreUnavailable):
+    """The data is damaged: a file SQLite cannot read, or a row that no longer matches its ID
+    (changed on disk). Refused and logged, never served; waiting will not mend it."""
+
+
 class StoreError(Exception):
     """The database is reachable but not usable as it is (for example a newer schema)."""
+
+
+class UnstorableText(ValueError):
+    """A text no database stores as it is (a NUL character, a lone surrogate): the input's fault."""
 
 
 def game_id(canonical_text: str) -> str:
@@ -77,16 +120,115 @@ def is_game_id(text: str) -> bool:
     return len(text) == ID_LENGTH and set(text) <= _ID_ALPHABET
 
 
+def check_storable(text: str) -> None:
+    """Refuse what one database would store and the other not, with the place and the fix.
+
+    PostgreSQL's text cannot hold U+0000 (SQLite can), and a lone surrogate has no UTF-8
+    form at all; refusing both here gives the same answer on every database.
+    """
+    position = text.find("\x00")
+    what = "a NUL character (U+0000)"
+    if position < 0:
+        try:
+            text.encode("utf-8")
+            return
+        except UnicodeEncodeError as exc:
+            position = exc.start
+            what = f"a lone surrogate (U+{ord(text[position]):04X}), which is not a character"
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    raise UnstorableText(f"line {line}, column {column}: the text holds {what}; game records "
+                         "are text: remove it and send the file again")
+
+
 def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-class Store(ABC):
-    """A place to keep canonical LCN texts under their IDs. Safe to share between threads."""
+def _reason(exc: BaseException) -> str:
+    """The driver's message, first line only: never the statement or its parameters."""
+    original = getattr(exc, "orig", None) or exc
+    text = str(original).strip().splitlines()
+    return text[0] if text else type(original).__name__
 
-    def __init__(self) -> None:
+
+def _after_fork(ref: weakref.ReferenceType[Store]) -> None:
+    """In a forked worker (gunicorn --preload), drop the parent's pooled connections unclosed
+    (their sockets belong to the parent, which goes on using them) and its health thread
+    (threads do not survive a fork)."""
+    store = ref()
+    if store is not None:
+        store.engine.dispose(close=False)
+        store._health = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lcn-health")
+        store._health_pending = None
+
+
+class Store:
+    """A place to keep canonical LCN texts under their IDs. Safe to share between threads.
+
+    ``kind`` names the database in messages, ``where`` is its URL without the password.
+    """
+
+    kind = "SQL"
+
+    def __init__(self, engine: Engine, where: str, *, upgrade: bool = True) -> None:
+        self.engine = engine
+        self.where = where
+        #: Whether ``ensure_schema`` migrates (True) or only checks the schema (False).
+        self.upgrade = upgrade
         self._schema_ready = False
         self._schema_lock = threading.Lock()
+        self._health = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lcn-health")
+        self._health_lock = threading.Lock()
+        self._health_pending: Future[None] | None = None
+        os.register_at_fork(after_in_child=functools.partial(_after_fork, weakref.ref(self)))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.where!r})"
+
+    # -- connections -------------------------------------------------------------------------
+
+    def _unavailable_error(self, exc: sa_exc.DBAPIError) -> bool:
+        """Whether a driver error means the database is not usable now (503), not a bug."""
+        return bool(exc.connection_invalidated) or isinstance(
+            exc, sa_exc.OperationalError | sa_exc.InterfaceError)
+
+    @contextmanager
+    def _begin(self, **options: Any) -> Iterator[Connection]:
+        """A pooled connection in a transaction; failures of the database become StoreUnavailable."""
+        try:
+            conn = self.engine.connect()
+        except sa_exc.TimeoutError:
+            raise StoreUnavailable(
+                f"every connection to the {self.kind} database {self.where} is busy "
+                f"({self.engine.pool.status()})") from None
+        except (sa_exc.DBAPIError, OSError) as exc:
+            damaged = isinstance(exc, sa_exc.DBAPIError) and self._damaged(exc)
+            raise (StoreCorrupt if damaged else StoreUnavailable)(
+                f"cannot {self._connect_verb} the {self.kind} database {self.where}: {_reason(exc)}") from exc
+        try:
+            if options:
+                conn = conn.execution_options(**options)
+            with conn.begin():
+                yield conn
+        except sa_exc.DBAPIError as exc:
+            if self._damaged(exc):
+                log.error("the %s database %s is damaged: %s", self.kind, self.where, _reason(exc))
+                raise StoreCorrupt(
+                    f"the {self.kind} database {self.where} is damaged: {_reason(exc)}") from exc
+            if not self._unavailable_error(exc):
+                raise
+            raise StoreUnavailable(f"the {self.kind} database {self.where} failed: {_reason(exc)}") from exc
+        finally:
+            conn.close()
+
+    _connect_verb = "connect to"
+
+    def _damaged(self, exc: sa_exc.DBAPIError) -> bool:
+        """Whether a driver error says the stored data itself is damaged."""
+        return False
+
+    # -- games -------------------------------------------------------------------------------
 
     def put(self, text: str) -> tuple[str, bool]:
         """Store ``text`` under ``game_id(text)``; return the ID and whether it was new.
@@ -95,320 +237,296 @@ class Store(ABC):
         """
         if not isinstance(text, str) or not text:
             raise ValueError("a stored game must be a non-empty text")
+        check_storable(text)
         self.ensure_schema()
         gid = game_id(text)
-        created = self._insert(gid, text)
+        statement = self._insert().values(id=gid, lcn=text, created_at=_now()).on_conflict_do_nothing(
+            index_elements=[games.c.id]).returning(games.c.id)
+        with self._begin() as conn:
+            # RETURNING says whether the row was inserted (rowcount is not reliable for
+            # INSERT ... ON CONFLICT with every driver).
+            created = conn.execute(statement).first() is not None
         if not created:
             existing = self._select(gid)
             if existing is not None and existing != text:
+                self._verify(gid, existing)
                 # Two different texts with the same 96-bit hash: never overwrite the first.
                 raise StoreError(f"ID collision for {gid}: refusing to replace a stored game")
         return gid, created
 
     def get(self, id: str) -> str | None:
-        """The text stored under ``id``, or None when there is none (or ``id`` is not an ID)."""
+        """The text stored under ``id``, or None when there is none (or ``id`` is not an ID).
+
+        Raises StoreCorrupt when the stored text does not hash to ``id``.
+        """
         if not is_game_id(id):
             return None
         self.ensure_schema()
-        return self._select(id)
+        text = self._select(id)
+        if text is not None:
+            self._verify(id, text)
+        return text
+
+    def count(self) -> int:
+        """How many files are stored."""
+        self.ensure_schema()
+        with self._begin() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(games)).scalar_one())
+
+    def _verify(self, gid: str, text: str) -> None:
+        if game_id(text) != gid:
+            log.error("stored game %s does not match its id (changed on disk?): refused", gid)
+            raise StoreCorrupt(f"the stored game {gid} in the {self.kind} database {self.where} does "
+                               "not match its id: it was changed outside the site")
+
+    def _select(self, gid: str) -> str | None:
+        with self._begin() as conn:
+            row = conn.execute(sa.select(games.c.lcn).where(games.c.id == gid)).first()
+        return None if row is None else str(row[0])
+
+    def _insert(self) -> Any:
+        raise NotImplementedError
+
+    # -- schema ------------------------------------------------------------------------------
 
     def ensure_schema(self) -> None:
-        """Create or migrate the schema once; retried on the next use if the database was down."""
+        """Migrate (or, when ``upgrade`` is off, check) the schema once; retried after an outage."""
         if self._schema_ready:
             return
         with self._schema_lock:
             if not self._schema_ready:
-                self.migrate()
+                if self.upgrade:
+                    self.migrate()
+                else:
+                    self.check_schema()
                 self._schema_ready = True
 
-    @abstractmethod
-    def migrate(self) -> int:
-        """Bring the schema to ``SCHEMA_VERSION``; return the version found before."""
+    def versions(self) -> tuple[int, int]:
+        """The database's schema version and the oldest version whose code works on it."""
+        with self._begin() as conn:
+            return _database_versions(conn)
 
-    @abstractmethod
     def schema_version(self) -> int:
         """The schema version of the database (0 for an empty one)."""
+        return self.versions()[0]
 
-    @abstractmethod
-    def ping(self) -> None:
-        """Raise StoreUnavailable unless the database answers."""
+    def check_schema(self) -> None:
+        """Raise StoreError unless this code can run on the database as it is."""
+        _check_usable(*self.versions(), where=self.where)
 
-    @abstractmethod
+    def migrate(self) -> int:
+        """Bring the schema to ``SCHEMA_VERSION`` with Alembic; return the version found before.
+
+        One migration at a time across every process sharing the database (a PostgreSQL
+        advisory lock, SQLite's write lock). A database newer than this code is left alone
+        when this code still works on it, refused otherwise.
+        """
+        from alembic import command
+        from alembic.config import Config
+
+        with self._begin(lcn_write_lock=True) as conn:
+            self._lock_for_migration(conn)
+            before, compatible_from = _database_versions(conn)
+            _check_usable(before, compatible_from, where=self.where, upgrading=True)
+            if before < SCHEMA_VERSION:
+                config = Config()
+                config.set_main_option("script_location", "replay_server:migrations")
+                config.attributes["connection"] = conn
+                try:
+                    command.upgrade(config, "head")
+                except sa_exc.DBAPIError:
+                    raise
+                except Exception as exc:  # Alembic's own errors (an unknown revision...)
+                    raise StoreError(f"cannot migrate the {self.kind} database {self.where}: {exc}") from exc
+        return before
+
+    def _lock_for_migration(self, conn: Connection) -> None:
+        """Nothing: SQLite's migration transaction starts with BEGIN IMMEDIATE (its write lock)."""
+
+    # -- operations --------------------------------------------------------------------------
+
+    def ping(self, timeout: float = HEALTH_TIMEOUT) -> None:
+        """Raise StoreUnavailable unless the database answers a read within ``timeout`` seconds.
+
+        The read runs on a thread of its own, so a database that hangs costs the caller
+        ``timeout`` at most; while one check hangs, the next ones answer at once.
+        """
+        with self._health_lock:
+            pending = self._health_pending
+            if pending is None or pending.done():
+                pending = self._health_pending = self._health.submit(self._read_one)
+            else:
+                raise StoreUnavailable(f"the {self.kind} database {self.where} has not answered "
+                                       "the previous health check yet")
+        try:
+            pending.result(timeout=timeout)
+        except FutureTimeout:
+            raise StoreUnavailable(f"the {self.kind} database {self.where} did not answer within "
+                                   f"{timeout:g} s") from None
+        except StoreError as exc:
+            raise StoreUnavailable(str(exc)) from None
+
+    def _read_one(self) -> None:
+        self.ensure_schema()
+        with self._begin() as conn:
+            # The length of a text, so the table itself is read (not only its primary key).
+            conn.execute(sa.select(sa.func.length(games.c.lcn)).limit(1)).all()
+
     def close(self) -> None:
         """Release every connection this store holds."""
-
-    @abstractmethod
-    def _insert(self, gid: str, text: str) -> bool: ...
-
-    @abstractmethod
-    def _select(self, gid: str) -> str | None: ...
-
-
-class _Pool:
-    """Idle connections kept for reuse, at most ``keep`` of them; each one used by one thread
-    at a time.
-
-    Servers may start a thread per request (the development server does), so connections
-    are borrowed per operation rather than tied to threads: a finished thread leaves nothing
-    open behind it, and a busy server holds one connection per request in progress.
-    """
-
-    def __init__(self, open_connection: Callable[[], Any], keep: int = 8) -> None:
-        self._open = open_connection
-        self._keep = keep
-        self._idle: list[Any] = []
-        self._lock = threading.Lock()
-        self._closed = False
-        self._pid = os.getpid()
-
-    def take(self) -> Any:
-        with self._lock:
-            if self._closed:
-                raise StoreUnavailable("the game store has been closed")
-            if self._pid != os.getpid():
-                # A worker forked from the process that opened these (gunicorn --preload):
-                # their sockets belong to the parent, so forget them without closing them.
-                self._idle, self._pid = [], os.getpid()
-            if self._idle:
-                return self._idle.pop()
-        return self._open()
-
-    def give_back(self, conn: Any) -> None:
-        with self._lock:
-            if not self._closed and self._pid == os.getpid() and len(self._idle) < self._keep:
-                self._idle.append(conn)
-                return
-        self.discard(conn)
-
-    @staticmethod
-    def discard(conn: Any) -> None:
-        with suppress(Exception):
-            conn.close()
-
-    @contextmanager
-    def connection(self, broken: Callable[[BaseException], bool]) -> Iterator[Any]:
-        """Borrow a connection; it goes back to the pool unless ``broken(error)`` says not."""
-        conn = self.take()
-        try:
-            yield conn
-        except BaseException as exc:
-            if broken(exc):
-                self.discard(conn)
-            else:
-                self.give_back(conn)
-            raise
-        self.give_back(conn)
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            self.discard(conn)
+        self._health.shutdown(wait=False)
+        self.engine.dispose()
 
 
 class SQLiteStore(Store):
-    """A single file in the data directory, in WAL mode so readers never wait for a writer."""
+    """A single file in the data directory, in WAL mode so readers never wait for a writer.
 
-    def __init__(self, path: str) -> None:
-        super().__init__()
+    pysqlite's own transaction handling is turned off and each transaction starts with an
+    explicit BEGIN (SQLAlchemy's documented recipe), so that a migration can take the write
+    lock first (BEGIN IMMEDIATE) and two processes starting together migrate one at a time.
+    """
+
+    kind = "SQLite"
+    _connect_verb = "open"
+
+    def __init__(self, path: str, *, pool_size: int = DEFAULT_POOL_SIZE,
+                 max_overflow: int = DEFAULT_MAX_OVERFLOW, pool_timeout: float = DEFAULT_POOL_TIMEOUT,
+                 upgrade: bool = True) -> None:
         self.path = path
-        self._pool = _Pool(self._open)
+        if path == ":memory:":
+            # Shared cache, so every pooled connection sees the same in-memory database.
+            url = f"sqlite:///file:lcn-memory-{os.getpid()}-{id(self)}?mode=memory&cache=shared&uri=true"
+        else:
+            url = f"sqlite:///{path}"
+        engine = sa.create_engine(url, poolclass=sa.QueuePool, pool_size=pool_size,
+                                  max_overflow=max_overflow, pool_timeout=pool_timeout,
+                                  connect_args={"timeout": 30, "check_same_thread": False})
+        event.listen(engine, "do_connect", self._make_directory)
+        event.listen(engine, "connect", _sqlite_on_connect)
+        event.listen(engine, "begin", _sqlite_on_begin)
+        super().__init__(engine, path, upgrade=upgrade)
 
-    def __repr__(self) -> str:
-        return f"SQLiteStore({self.path!r})"
+    def _make_directory(self, *args: Any) -> None:
+        if self.path != ":memory:":
+            Path(self.path).absolute().parent.mkdir(parents=True, exist_ok=True)
 
-    def _open(self) -> sqlite3.Connection:
-        try:
-            if self.path == ":memory:":
-                # Shared cache, so every connection sees the same in-memory database.
-                target, uri = f"file:lcn-memory-{id(self)}?mode=memory&cache=shared", True
-            else:
-                os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-                target, uri = self.path, False
-            conn = sqlite3.connect(target, timeout=30, isolation_level=None,
-                                   check_same_thread=False, uri=uri)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA synchronous=NORMAL")
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreUnavailable(f"cannot open the SQLite database {self.path}: {exc}") from exc
-        return conn
+    def _damaged(self, exc: sa_exc.DBAPIError) -> bool:
+        # A damaged file ("database disk image is malformed", "file is not a database") is
+        # sqlite3.DatabaseError itself, where a busy or missing file is an OperationalError.
+        return type(exc) is sa_exc.DatabaseError
 
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        try:
-            with self._pool.connection(lambda exc: isinstance(exc, sqlite3.Error)) as conn:
-                yield conn
-        except sqlite3.OperationalError as exc:
-            raise StoreUnavailable(f"the SQLite database {self.path} failed: {exc}") from exc
+    def _insert(self) -> Any:
+        return sqlite_insert(games)
 
-    def schema_version(self) -> int:
-        with self._connection() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        return int(row[0] or 0)
 
-    def migrate(self) -> int:
-        with self._connection() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            # IMMEDIATE takes the write lock now, so two processes starting together migrate
-            # one after the other instead of both applying the same step.
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                before = int(conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0)
-                _check_not_newer(before)
-                for version in range(before + 1, SCHEMA_VERSION + 1):
-                    for statement in MIGRATIONS[version - 1]:
-                        conn.execute(statement)
-                    conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        return before
+def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+    finally:
+        cursor.close()
 
-    def ping(self) -> None:
-        with self._connection() as conn:
-            conn.execute("SELECT 1").fetchone()
 
-    def _insert(self, gid: str, text: str) -> bool:
-        with self._connection() as conn:
-            cur = conn.execute("INSERT OR IGNORE INTO games (id, lcn, created_at) VALUES (?, ?, ?)",
-                               (gid, text, _now()))
-            return cur.rowcount == 1
-
-    def _select(self, gid: str) -> str | None:
-        with self._connection() as conn:
-            row = conn.execute("SELECT lcn FROM games WHERE id = ?", (gid,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def close(self) -> None:
-        self._pool.close()
+def _sqlite_on_begin(conn: Connection) -> None:
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("lcn_write_lock")
+                         else "BEGIN")
 
 
 class PostgresStore(Store):
     """PostgreSQL through psycopg 3: the store to use when several servers share one database.
 
-    Connections are in autocommit mode and pooled; one that broke (server restarted, network)
-    is dropped, the operation answers StoreUnavailable, and the next one connects again.
+    Pooled connections are checked before use (pre-ping), so one that broke while idle
+    (server restarted, network) is replaced instead of failing the request.
     """
 
-    def __init__(self, url: str, *, connect_timeout: int = 10) -> None:
-        super().__init__()
-        self.url = url
-        self.connect_timeout = connect_timeout
-        self._pool = _Pool(self._open)
+    kind = "PostgreSQL"
 
-    def __repr__(self) -> str:
-        return f"PostgresStore({_redact(self.url)!r})"
+    def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
+                 max_overflow: int = DEFAULT_MAX_OVERFLOW, pool_timeout: float = DEFAULT_POOL_TIMEOUT,
+                 connect_timeout: int = 10, upgrade: bool = True) -> None:
+        parsed = make_url(url).set(drivername="postgresql+psycopg")
+        self.url = parsed.render_as_string(hide_password=True)
+        connect_args = {} if "connect_timeout" in parsed.query else {"connect_timeout": connect_timeout}
+        engine = sa.create_engine(parsed, pool_size=pool_size, max_overflow=max_overflow,
+                                  pool_timeout=pool_timeout, pool_pre_ping=True,
+                                  connect_args=connect_args, hide_parameters=True)
+        super().__init__(engine, self.url, upgrade=upgrade)
 
-    def _open(self) -> Any:
-        import psycopg
+    def _insert(self) -> Any:
+        return postgresql_insert(games)
 
-        try:
-            return psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
-        except psycopg.Error as exc:
-            raise StoreUnavailable(
-                f"cannot connect to the PostgreSQL database {_redact(self.url)}: "
-                f"{str(exc).strip() or type(exc).__name__}") from exc
-
-    def _run(self, work: Callable[[Any], T]) -> T:
-        """Run ``work(connection)``, turning connection failures into StoreUnavailable."""
-        import psycopg
-
-        def broken(exc: BaseException) -> bool:
-            return isinstance(exc, psycopg.OperationalError) or not isinstance(exc, psycopg.Error)
-
-        try:
-            with self._pool.connection(broken) as conn:
-                if conn.closed or conn.broken:
-                    raise psycopg.OperationalError("the connection was closed")
-                return work(conn)
-        except psycopg.OperationalError as exc:
-            raise StoreUnavailable(
-                f"the PostgreSQL database {_redact(self.url)} failed: {str(exc).strip()}") from exc
-
-    def schema_version(self) -> int:
-        def work(conn: Any) -> int:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-            return int(row[0] or 0)
-
-        return self._run(work)
-
-    def migrate(self) -> int:
-        def work(conn: Any) -> int:
-            with conn.transaction():
-                # One migration at a time across every server sharing this database.
-                conn.execute("SELECT pg_advisory_xact_lock(hashtext('lcn schema migration'))")
-                conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-                before = int(conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0)
-                _check_not_newer(before)
-                for version in range(before + 1, SCHEMA_VERSION + 1):
-                    for statement in MIGRATIONS[version - 1]:
-                        conn.execute(statement)
-                    conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))
-            return before
-
-        return self._run(work)
-
-    def ping(self) -> None:
-        self._run(lambda conn: conn.execute("SELECT 1").fetchone())
-
-    def _insert(self, gid: str, text: str) -> bool:
-        def work(conn: Any) -> bool:
-            cur = conn.execute(
-                "INSERT INTO games (id, lcn, created_at) VALUES (%s, %s, %s) "
-                "ON CONFLICT (id) DO NOTHING", (gid, text, _now()))
-            return bool(cur.rowcount == 1)
-
-        return self._run(work)
-
-    def _select(self, gid: str) -> str | None:
-        def work(conn: Any) -> str | None:
-            row = conn.execute("SELECT lcn FROM games WHERE id = %s", (gid,)).fetchone()
-            return None if row is None else str(row[0])
-
-        return self._run(work)
-
-    def close(self) -> None:
-        self._pool.close()
+    def _lock_for_migration(self, conn: Connection) -> None:
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext('lcn schema migration'))"))
 
 
-def _check_not_newer(version: int) -> None:
-    if version > SCHEMA_VERSION:
+def _database_versions(conn: Connection) -> tuple[int, int]:
+    tables = set(sa.inspect(conn).get_table_names())
+    if "lcn_schema" in tables:
+        row = conn.execute(sa.select(lcn_schema.c.version, lcn_schema.c.compatible_from)).first()
+        if row is not None:
+            return int(row[0]), int(row[1])
+    if "games" in tables:
+        return 1, 1  # 1.0's schema (its own record, schema_version, says 1)
+    return 0, 0
+
+
+def _check_usable(version: int, compatible_from: int, *, where: str, upgrading: bool = False) -> None:
+    if compatible_from > SCHEMA_VERSION:
         raise StoreError(
-            f"the database has schema version {version}, newer than this program's "
-            f"{SCHEMA_VERSION}: upgrade the program before pointing it at this database")
+            f"the database {where} has schema version {version}, which works only with programs of "
+            f"schema {compatible_from} or newer, newer than this program's {SCHEMA_VERSION}: "
+            "upgrade the program before pointing it at this database")
+    if version < SCHEMA_NEEDED and not upgrading:
+        raise StoreError(
+            f"the database {where} has schema version {version}; this program needs "
+            f"{SCHEMA_NEEDED} or newer: run `lcn db upgrade` first")
 
 
-def _redact(url: str) -> str:
+def redact(url: str) -> str:
     """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (sa_exc.ArgumentError, ValueError):
+        return "<unreadable URL>"
 
 
-def open_store(url: str) -> Store:
+def open_store(url: str, *, pool_size: int = DEFAULT_POOL_SIZE, max_overflow: int = DEFAULT_MAX_OVERFLOW,
+               pool_timeout: float = DEFAULT_POOL_TIMEOUT, upgrade: bool = True) -> Store:
     """The store for a database URL: ``sqlite:///path`` or ``postgresql://...``.
 
     ``sqlite:///relative/path`` and ``sqlite:////absolute/path`` follow the usual convention
     (the path is what follows the third slash); ``sqlite://`` alone is an in-memory database.
+    ``postgresql://``, ``postgres://`` and ``postgresql+psycopg://`` all use psycopg 3.
     """
+    options: dict[str, Any] = {"pool_size": pool_size, "max_overflow": max_overflow,
+                               "pool_timeout": pool_timeout, "upgrade": upgrade}
     if url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
-        return PostgresStore(url.replace("postgresql+psycopg://", "postgresql://", 1))
-    if url == "sqlite://" or url == "sqlite:///:memory:":
-        return SQLiteStore(":memory:")
+        if url.startswith("postgres://"):
+            url = "postgresql://" + url[len("postgres://"):]
+        try:
+            return PostgresStore(url, **options)
+        except (sa_exc.ArgumentError, ValueError) as exc:
+            raise ValueError(f"database URL {redact(url)!r}: {_reason(exc)}") from None
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        return SQLiteStore(":memory:", **options)
     if url.startswith("sqlite:///"):
         path = url[len("sqlite:///"):]
         if not path:
             raise ValueError(f"database URL {url!r}: expected a file path after sqlite:///")
-        return SQLiteStore(path)
+        return SQLiteStore(path, **options)
     raise ValueError(
-        f"database URL {_redact(url)!r}: expected sqlite:///<path> or postgresql://<user>@<host>/<db>")
+        f"database URL {redact(url)!r}: expected sqlite:///<path> or postgresql://<user>@<host>/<db>")
+
+
+def store_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The pool and upgrade settings of an application's configuration, for ``open_store``."""
+    return {"pool_size": int(config.get("DB_POOL_SIZE", DEFAULT_POOL_SIZE)),
+            "max_overflow": int(config.get("DB_MAX_OVERFLOW", DEFAULT_MAX_OVERFLOW)),
+            "pool_timeout": float(config.get("DB_POOL_TIMEOUT", DEFAULT_POOL_TIMEOUT)),
+            "upgrade": bool(config.get("DB_UPGRADE", True))}
 
 
 def get_store() -> Store:
@@ -417,34 +535,27 @@ def get_store() -> Store:
     return store
 
 
-_UNAVAILABLE_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Database unavailable · LCN</title></head>
-<body><h1>The game database is unavailable</h1>
-<p>{{ message }}</p><p>Nothing was lost; please try again in a moment.</p></body></html>
-"""
-
-
 def _unavailable(exc: StoreUnavailable) -> ResponseReturnValue:
-    log.error("game store unavailable: %s", exc)
-    message = "The game database cannot be reached right now."
-    try:
-        from .errors import error_response
-    except ImportError:
-        error_response = None
-    if error_response is not None:
-        return error_response(503, message + " Nothing was lost; please try again in a moment.",
-                              code="store-unavailable")
-    if request.path.startswith("/api/"):
-        return jsonify({"error": {"status": 503, "code": "store-unavailable",
-                                  "message": message + " Please try again later."}}), 503
-    return render_template_string(_UNAVAILABLE_PAGE, message=message), 503
+    from .errors import error_response
+
+    if not isinstance(exc, StoreCorrupt):  # the store logged the damage when it found it
+        log.error("game store unavailable: %s", exc)
+    return error_response(503, "The game database cannot be reached right now. Nothing was lost; "
+                          "please try again in a moment.", code="store-unavailable")
+
+
+def _unstorable(exc: UnstorableText) -> ResponseReturnValue:
+    from .errors import error_response
+
+    return error_response(400, f"The game cannot be stored: {exc}", code="bad-input")
 
 
 def init_app(app: Flask) -> None:
-    """Open the store for ``DATABASE_URL``, create or migrate its schema, register it on ``app``.
+    """Open the store for ``DATABASE_URL``, migrate (or check) its schema, register it on ``app``.
 
     A database that is down at start is not fatal: the server starts, answers 503 for what
-    needs the database, and migrates on the first request that reaches it.
+    needs the database, and migrates on the first request that reaches it. A database that
+    cannot be used (damaged, too new, not upgraded) stops the start with a one-line error.
     """
     from .config import ConfigError
 
@@ -452,11 +563,14 @@ def init_app(app: Flask) -> None:
     if not url:
         raise ConfigError("LCN_DATABASE_URL is empty: the site needs a database (sqlite:/// or postgresql://)")
     try:
-        store = open_store(str(url))
+        store = open_store(str(url), **store_options(app.config))
     except ValueError as exc:
         raise ConfigError(f"LCN_DATABASE_URL: {exc}") from None
     try:
         store.ensure_schema()
+    except StoreCorrupt as exc:
+        store.close()
+        raise ConfigError(f"LCN_DATABASE_URL: {exc}: restore it from a backup") from None
     except StoreUnavailable as exc:
         log.warning("game store not reachable at start, will retry on first use: %s", exc)
     except StoreError as exc:
@@ -464,3 +578,4 @@ def init_app(app: Flask) -> None:
         raise ConfigError(f"LCN_DATABASE_URL: {exc}") from None
     app.extensions["lcn_store"] = store
     app.register_error_handler(StoreUnavailable, _unavailable)
+    app.register_error_handler(UnstorableText, _unstorable)

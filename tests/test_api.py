@@ -19,6 +19,24 @@ CLASSIC = "classic/rulebook-scoring.lcn"
 INVALID = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d 2. B2/d R4/d *\n'
 
 
+@pytest.fixture(autouse=True)
+def every_answer_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app of these tests checks each API answer against the served OpenAPI document
+    (tests/openapi_check.py): an undeclared field or status fails the test that met it."""
+    from openapi_check import install
+
+    import replay_server
+
+    create = replay_server.create_app
+
+    def checking_app(config: Any = None) -> Any:
+        app = create(config)
+        app.extensions["openapi_checked"] = install(app)
+        return app
+
+    monkeypatch.setattr(replay_server, "create_app", checking_app)
+
+
 @pytest.fixture()
 def app(tmp_path: Path) -> Any:
     return make_app(tmp_path)
@@ -204,3 +222,20 @@ def test_multipart_forms_and_curls_default_content_type(client: Any) -> None:
     raw = client.post("/api/v1/validate", data=text.encode(),
                       content_type="application/x-www-form-urlencoded")
     assert raw.json["summary"]["valid"] == 1
+
+
+def test_the_document_declares_what_the_answers_hold(app: Any) -> None:
+    """``diagnostics[].game`` and ``diagnostics_omitted`` are sent: they are declared, and the
+    check of every answer refuses a field that is not."""
+    import jsonschema
+    from openapi_check import _strict
+
+    schemas = app.test_client().get("/api/v1/openapi.json").json["components"]["schemas"]
+    assert "game" in schemas["Diagnostic"]["properties"]
+    assert "diagnostics_omitted" in schemas["Error"]["properties"]
+    assert "diagnostics_omitted" in schemas["ValidatedGame"]["properties"]
+    assert "diagnostics_omitted" in schemas["Summary"]["properties"]
+    stored = _strict(schemas["Stored"])
+    jsonschema.validate({"id": "AAAAAAAAAAAAAAAA", "url": "/g/AAAAAAAAAAAAAAAA", "created": True}, stored)
+    with pytest.raises(jsonschema.ValidationError, match="'surprise' was unexpected"):
+        jsonschema.validate({"id": "AAAAAAAAAAAAAAAA", "url": "/g/A", "surprise": 1}, stored)

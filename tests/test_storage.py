@@ -164,28 +164,36 @@ def test_migration_creates_the_schema_once_and_records_its_version(database_url:
         store.close()
 
 
-def test_a_database_from_a_newer_program_is_refused(database_url: str) -> None:
+def test_a_database_from_a_newer_program_is_used_unless_it_says_otherwise(database_url: str) -> None:
+    """A rollback: the database was migrated further by a newer release. This code keeps
+    working on it as long as the newer schema says code of this version still works."""
     store = open_store(database_url)
     try:
-        store.migrate()
-        _set_version(database_url, SCHEMA_VERSION + 1)
+        gid, _ = store.put(GAME)
+        _set_version(database_url, SCHEMA_VERSION + 1, compatible_from=SCHEMA_VERSION)
+        assert store.migrate() == SCHEMA_VERSION + 1  # nothing done, nothing refused
+        reopened = open_store(database_url)
+        assert reopened.get(gid) == GAME and reopened.put(OTHER)[1] is True
+        reopened.close()
+        _set_version(database_url, SCHEMA_VERSION + 2, compatible_from=SCHEMA_VERSION + 1)
         with pytest.raises(StoreError, match="newer than this program"):
             store.migrate()
     finally:
         store.close()
 
 
-def _set_version(url: str, version: int) -> None:
+def _set_version(url: str, version: int, *, compatible_from: int) -> None:
+    """What a newer release's migration would record."""
     if url.startswith("sqlite:///"):
         import sqlite3
 
         with sqlite3.connect(url[len("sqlite:///"):]) as conn:
-            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            conn.execute("UPDATE lcn_schema SET version = ?, compatible_from = ?", (version, compatible_from))
         return
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (version,))
+        conn.execute("UPDATE lcn_schema SET version = %s, compatible_from = %s", (version, compatible_from))
 
 
 def test_sqlite_uses_wal_and_a_file_in_the_given_directory(tmp_path: Path) -> None:
@@ -225,17 +233,18 @@ def _closed_port() -> int:
 def test_postgres_reconnects_after_the_connection_breaks(postgres_url: str) -> None:
     import psycopg
 
-    store = open_store(postgres_url)
+    store = open_store(postgres_url, pool_size=1, max_overflow=0)
     try:
         gid, _ = store.put(GAME)
         assert isinstance(store, PostgresStore)
-        with store._pool.connection(lambda exc: True) as conn:
-            pid = conn.info.backend_pid
+        with store.engine.connect() as conn:
+            pid = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar()
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
-        with pytest.raises(StoreUnavailable):
-            store.get(gid)
-        assert store.get(gid) == GAME  # the next use connects again
+        # The pooled connection is checked before use (pre-ping): the broken one is replaced.
+        assert store.get(gid) == GAME
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT pg_backend_pid()").scalar() != pid
     finally:
         store.close()
 
@@ -284,7 +293,7 @@ def test_the_site_refuses_to_start_on_a_bad_url_or_a_newer_schema(tmp_path: Path
     store = open_store(database_url)
     store.migrate()
     store.close()
-    _set_version(database_url, SCHEMA_VERSION + 1)
+    _set_version(database_url, SCHEMA_VERSION + 1, compatible_from=SCHEMA_VERSION + 1)
     with pytest.raises(ConfigError, match="newer than this program"):
         make_app(tmp_path, {"DATABASE_URL": database_url})
 
@@ -306,7 +315,7 @@ def test_threads_that_come_and_go_leave_no_connections_behind(postgres_url: str)
         assert row is not None and row[0] <= 1
     finally:
         store.close()
-    assert store._pool._idle == []
+    assert store.engine.pool.checkedin() == 0
 
 
 def test_a_forked_worker_opens_its_own_connections(database_url: str) -> None:
@@ -315,13 +324,14 @@ def test_a_forked_worker_opens_its_own_connections(database_url: str) -> None:
 
     store = open_store(database_url)
     gid, _ = store.put(GAME)
-    inherited = list(store._pool._idle)
-    assert inherited
+    assert store.engine.pool.checkedin() >= 1
+    store.ping()  # the health check's thread runs in the parent
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the worker: read through its own connection, report, leave at once
         try:
-            ok = store.get(gid) == GAME and all(c not in store._pool._idle for c in inherited)
+            ok = store.engine.pool.checkedin() == 0 and store.get(gid) == GAME
+            store.ping()  # a thread of its own: the parent's did not survive the fork
         except BaseException:
             ok = False
         os.write(write, b"1" if ok else b"0")

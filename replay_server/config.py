@@ -22,6 +22,12 @@ DEFAULT_RATELIMIT = "30 per minute"
 #: two-byte games would otherwise answer hundreds of times its size).
 DEFAULT_MAX_GAMES = 1000
 DEFAULT_MAX_DIAGNOSTICS = 2000
+#: The longest game the site replays (the notation allows 100,000 turns), and the most
+#: positions one JSON document of every position may hold: what one read costs stays bounded.
+DEFAULT_MAX_REPLAY_TURNS = 50_000
+DEFAULT_MAX_DOCUMENT_POSITIONS = 20_000
+#: The budget of reads that cost CPU (replays of long files not yet rendered), per client.
+DEFAULT_READ_RATELIMIT = "60 per minute"
 
 
 class ConfigError(ValueError):
@@ -118,8 +124,15 @@ def load_config(overrides: Mapping[str, Any] | None = None,
         config["RATELIMIT_ENABLED"] = _bool("LCN_RATELIMIT_ENABLED", config["RATELIMIT_ENABLED"])
     else:
         config["RATELIMIT_ENABLED"] = True
+    if not config.get("READ_RATELIMIT"):
+        config["READ_RATELIMIT"] = DEFAULT_READ_RATELIMIT
+    # The site's address as people reach it (https://lcn.example.org): share, embed and
+    # permalink links are made with it; unset, pages carry relative links.
+    config["BASE_URL"] = str(config.get("BASE_URL") or "").strip().rstrip("/") or None
     for name, default in (("MAX_GAMES", DEFAULT_MAX_GAMES),
-                          ("MAX_DIAGNOSTICS", DEFAULT_MAX_DIAGNOSTICS)):
+                          ("MAX_DIAGNOSTICS", DEFAULT_MAX_DIAGNOSTICS),
+                          ("MAX_REPLAY_TURNS", DEFAULT_MAX_REPLAY_TURNS),
+                          ("MAX_DOCUMENT_POSITIONS", DEFAULT_MAX_DOCUMENT_POSITIONS)):
         config[name] = _int(f"LCN_{name}", config[name]) if name in config else default
     if not config.get("SAMPLES_DIR"):
         config["SAMPLES_DIR"] = None

@@ -31,6 +31,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 DEFAULT_RATELIMIT = "30 per minute"
+DEFAULT_READ_RATELIMIT = "60 per minute"
 
 _CSP_COMMON = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "object-src 'none'; base-uri 'none'; form-action 'self'")
@@ -78,6 +79,24 @@ def write_limit(view: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def _read_limit_value() -> str:
+    return str(current_app.config.get("READ_RATELIMIT") or DEFAULT_READ_RATELIMIT)
+
+
+def count_heavy_read() -> None:
+    """Count a read that costs CPU (a long file replayed, not yet in the cache) against the
+    client's read budget, ``READ_RATELIMIT``; past it, TooManyRequests (429).
+
+    Reads of usual games, and pages already rendered, are free: only the work that grows
+    with a file's length is budgeted, so that no client can keep the workers busy with it.
+    """
+    limiter = current_app.extensions.get("lcn_limiter")
+    if limiter is None or not limiter.enabled:
+        return
+    with limiter.shared_limit(_read_limit_value, scope="lcn-read"):
+        pass
+
+
 def wants_json() -> bool:
     """Whether the error for this request should be JSON (the API) rather than a page."""
     return request.path.startswith("/api/")
@@ -100,12 +119,18 @@ def error_response(status: int, title: str, message: str, code: str) -> Response
     return render_template_string(_ERROR_PAGE, title=title, message=message), status
 
 
+def _scope(limit: object) -> str:
+    scope = getattr(limit, "scope", "")
+    return scope if isinstance(scope, str) else ""
+
+
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
     what = f" (at most {limit.limit})" if limit is not None else ""
     return error_response(
         429, "Too many requests",
-        f"Too many writes from your address{what}: please wait a little and try again.",
+        f"Too many {'reads of long games' if _scope(limit) == 'lcn-read' else 'writes'} from "
+        f"your address{what}: please wait a little and try again.",
         "rate-limited")
 
 

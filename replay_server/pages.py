@@ -40,7 +40,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from lcn import Reader, write_games
-from lcn.importers import ImportError_, decode, formats, import_text
+from lcn.importers import ImportError_, decode, detect, formats, get_importer, import_text
 from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
 
 from .caches import ByteCache
@@ -199,6 +199,28 @@ def positions_of(text: str, game: int, first: int, count: int, applied: int) -> 
     return _cached("positions", text,
                    lambda: replay_positions(text, game, range(first, first + count), applied),
                    game, first, count)
+
+
+def games_past(text: str, fmt: str | None, limit: int) -> bool:
+    """Whether ``text`` holds more than ``limit`` games, found before anything is validated.
+
+    Importing validates every game and keeps each one's report, so a body of a few hundred
+    kilobytes of one-line games once took gigabytes before its count was compared. LCN (the
+    format of nearly every upload, and of every self-contained link) is counted as the
+    reader streams it, a game at a time, and the count stops at ``limit + 1``; another
+    format is counted on what its importer reads, before any game is validated. An input
+    that cannot be read is left for the import to report.
+    """
+    name = fmt
+    if name is None:
+        scores = detect(text)
+        name = scores[0][0] if scores else None
+    if name in (None, "lcn"):
+        return any(count > limit for count, _ in enumerate(Reader(text, express=True), 1))
+    try:
+        return len(get_importer(name).read(text).records) > limit
+    except Exception:  # whatever stops it, import_text reports it as it should
+        return False
 
 
 def canonical_text(records: Sequence[Any]) -> str:
@@ -601,17 +623,17 @@ def submit() -> ResponseReturnValue:
     except ImportError_ as exc:
         return _home(400, error=f"{name or 'the input'}: {exc.message}", pasted=pasted,
                      chosen_format=fmt, problems=_problems([d.to_json() for d in exc.diagnostics], ""))
+    max_games = current_app.config["MAX_GAMES"]
+    if games_past(text, None if fmt == "auto" else fmt, max_games):
+        return _home(413, error=f"The file holds too many games, more than the {max_games} one "
+                     "upload may hold: split it, or check it with `lcn validate`.",
+                     pasted=pasted, chosen_format=fmt)
     try:
         result = import_text(text, None if fmt == "auto" else fmt)
     except ImportError_ as exc:
         diagnostics = [d.to_json() for d in exc.diagnostics]
         return _home(400, error=exc.message, pasted=text if name is None else pasted,
                      chosen_format=fmt, problems=_problems(diagnostics, text), source_name=name)
-    max_games = current_app.config["MAX_GAMES"]
-    if len(result.records) > max_games:
-        return _home(413, error=f"The file holds {len(result.records)} games, more than the "
-                     f"{max_games} one upload may hold: split it, or check it with `lcn validate`.",
-                     pasted=pasted, chosen_format=fmt)
     if not result.valid:
         diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
         games = [dict(report.to_json(), event=report.record.tags.get("Event"))
@@ -707,4 +729,4 @@ def sample(name: str) -> ResponseReturnValue:
     return _cached_response(key, render, immutable=False)
 
 
-__all__ = ["bp", "card_parts", "render_replay", "replays_of", "stored_text"]
+__all__ = ["bp", "card_parts", "games_past", "render_replay", "replays_of", "stored_text"]

@@ -13,10 +13,11 @@ decorated with ``write_limit``: they share one budget per client.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from flask import Flask, Response, current_app, g, jsonify, render_template_string, request
 from flask.typing import ResponseReturnValue
@@ -143,6 +144,53 @@ def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
         "too-large")
 
 
+class ChunkedBodyLimit:
+    """WSGI middleware: a body sent without a length (``Transfer-Encoding: chunked``) that
+    is longer than ``MAX_CONTENT_LENGTH`` is refused with 413, never cut short.
+
+    Werkzeug limits such a body by reading at most ``MAX_CONTENT_LENGTH`` bytes of it, and
+    the rest is silently lost: a file over the limit was stored without its last game and
+    acknowledged with 201. Here such a body is read in full up to one byte past the limit
+    before the application sees it; within the limit it is handed on with its length,
+    past it the request is marked and ``_refuse_cut_body`` answers 413 (nothing is stored).
+    """
+
+    def __init__(self, wsgi_app: Any, app: Flask) -> None:
+        self.wsgi_app = wsgi_app
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        length = environ.get("CONTENT_LENGTH")
+        chunked = "chunked" in str(environ.get("HTTP_TRANSFER_ENCODING", "")).lower()
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        if chunked and not length and limit is not None and environ.get("wsgi.input_terminated"):
+            stream = environ["wsgi.input"]
+            parts: list[bytes] = []
+            size = 0
+            while size <= limit:
+                part = stream.read(min(64 * 1024, limit + 1 - size))
+                if not part:
+                    break
+                parts.append(part)
+                size += len(part)
+            if size > limit:
+                environ[_CUT_BODY] = True
+                parts = []
+            body = b"".join(parts)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("wsgi.input_terminated", None)
+        return self.wsgi_app(environ, start_response)
+
+
+_CUT_BODY = "lcn.body_over_limit"
+
+
+def _refuse_cut_body() -> None:
+    if request.environ.get(_CUT_BODY):
+        raise RequestEntityTooLarge()
+
+
 def _headers(response: Response) -> Response:
     frameable = bool(g.get("lcn_frameable"))
     response.headers["Content-Security-Policy"] = CSP_FRAMEABLE if frameable else CSP
@@ -179,6 +227,8 @@ def init_app(app: Flask) -> None:
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
                                 x_host=proxies)
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)  # type: ignore[method-assign]
+    app.before_request(_refuse_cut_body)
     app.config.setdefault("RATELIMIT", DEFAULT_RATELIMIT)
     storage_uri = str(app.config.get("RATELIMIT_STORAGE_URI") or "memory://")
     # A shared counter store that goes away must not turn writes into 500s: the limiter counts

@@ -151,7 +151,8 @@ class ChunkedBodyLimit:
     Werkzeug limits such a body by reading at most ``MAX_CONTENT_LENGTH`` bytes of it, and
     the rest is silently lost: a file over the limit was stored without its last game and
     acknowledged with 201. Here such a body is read in full up to one byte past the limit
-    before the application sees it; within the limit it is handed on whole, past it the request is marked and ``_refuse_cut_body`` answers 413 (nothing is stored).
+    before the application sees it; within the limit it is handed on whole, past it the
+    request is marked and ``_refuse_cut_body`` answers 413 (nothing is stored).
     """
 
     def __init__(self, wsgi_app: Any, app: Flask) -> None:

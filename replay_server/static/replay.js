@@ -164,7 +164,7 @@
     if (!moves || !holder || !holder.getAttribute("data-moves-url") || !window.fetch) { return; }
     var first = parseInt(moves.getAttribute("data-first"), 10) || 1;
     var lastShown = parseInt(moves.getAttribute("data-last"), 10);
-    if (isNaN(lastShown) || (turn >= first - 1 && turn <= lastShown) || (turn === 0 && first === 1)) { return; }
+    if (isNaN(lastShown) || (turn >= first && turn <= lastShown) || (turn === 0 && first === 1)) { return; }
     if (movesWanted === turn) { return; }
     movesWanted = turn;
     fetchText(fragmentUrl("data-moves-url", turn)).then(function (html) {

@@ -71,6 +71,8 @@ MOVES_PAGE_BYTES = 192 * 1024
 #: in GRAPH_BYTES): beyond these, each stands for several turns.
 GRAPH_POINTS = 400
 GRAPH_BYTES = 48 * 1024
+#: Games listed on each side of the current one in a replay's list of a file's games.
+GAMES_AROUND = 25
 #: Whatever their links' length, a page of moves and the graph show this many turns each,
 #: one by one: a game of usual length is never cut into pages.
 LEAST_PER_PAGE = 120
@@ -516,7 +518,10 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
         "positions": positions,
         "position": positions[0][1] if positions else None,
         "chunk": POSITIONS_CHUNK,
-        "games": list(games) if multi else [],
+        # The list of a file's games shows those around this one: a self-contained link can
+        # carry thousands of one-line games, and each entry is a link that carries them all.
+        "games": list(games[max(0, game - 1 - GAMES_AROUND):game + GAMES_AROUND]) if multi else [],
+        "games_total": len(games),
         "game_index": game,
         "game_id": game_id,
         "turn": current,

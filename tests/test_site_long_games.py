@@ -268,3 +268,20 @@ def test_a_chunked_body_over_the_cap_is_refused_not_cut(tmp_path: Path) -> None:
     assert answer.status_code == 413
     assert _stored_count(tmp_path) == 1
     app.extensions["lcn_store"].close()
+
+
+def test_a_link_of_thousands_of_games_lists_those_around_the_one_shown(app: Any) -> None:
+    """Each entry of a file's list of games is a link that carries the whole file."""
+    token = encode_link(ONE_LINE * 5_000)
+    client = app.test_client()
+    sizes = []
+    for game in (1, 2_500, 5_000):
+        answer = client.get(f"/v?g={token}&game={game}")
+        assert answer.status_code == 200
+        html = answer.get_data(as_text=True)
+        listed = re.findall(r'<a href="[^"]*game=(\d+)"', html.split('<nav class="game-list"')[1]
+                            .split("</nav>")[0])
+        assert str(game) in listed and "1" in listed and "5000" in listed
+        assert len(listed) <= 2 * pages.GAMES_AROUND + 3
+        sizes.append(len(html))
+    assert max(sizes) < 200_000, sizes

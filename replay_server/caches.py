@@ -101,21 +101,4 @@ class ByteCache(Generic[V]):
             self.size = 0
 
 
-def memoize(cache: ByteCache[Any]) -> Callable[[Callable[..., V]], Callable[..., V]]:
-    """Cache a function of hashable arguments in ``cache`` (``None`` results are not kept)."""
-
-    def decorate(function: Callable[..., V]) -> Callable[..., V]:
-        def wrapper(*args: Hashable) -> V:
-            key = (function.__name__, *args)
-            return cache.get_or_make(key, lambda: function(*args))
-
-        wrapper.__name__ = function.__name__
-        wrapper.__doc__ = function.__doc__
-        wrapper.__wrapped__ = function  # type: ignore[attr-defined]
-        wrapper.cache = cache  # type: ignore[attr-defined]
-        return wrapper
-
-    return decorate
-
-
-__all__ = ["ByteCache", "approximate_size", "memoize"]
+__all__ = ["ByteCache", "approximate_size"]

@@ -19,9 +19,11 @@ from typing import Any
 from .model import GameRecord
 from .reader import Reader, Source
 from .validate import GameReport, validate_games, validate_record
+from .variants import Variant, find_variant
 
 
-def _turns(report: GameReport, positions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _turns(report: GameReport, seats: list[int | None]) -> list[dict[str, Any]]:
+    """The turns of a game as shown; ``seats[i]`` is who is to move before turn ``i + 1``."""
     record = report.record
     variant = report.variant
     turns = []
@@ -33,8 +35,7 @@ def _turns(report: GameReport, positions: list[dict[str, Any]]) -> list[dict[str
                 number, numbered = variant.move_number(report.state, i)
             except Exception:  # a third-party variant that needs more: keep the plain count
                 number, numbered = i + 1, True
-        before = positions[i] if i < len(positions) else None
-        seat = before.get("next_player") if isinstance(before, dict) else None
+        seat = seats[i] if i < len(seats) else None
         turns.append({
             "index": i + 1,
             "number": number,
@@ -49,12 +50,48 @@ def _turns(report: GameReport, positions: list[dict[str, Any]]) -> list[dict[str
     return turns
 
 
-def replay_report(report: GameReport) -> dict[str, Any]:
-    """The replay of a game already validated with ``keep_snapshots`` and ``keep_running``."""
+def walk(record: GameRecord, variant: Variant, applied: int, wanted: range | None = None
+         ) -> tuple[list[int | None], dict[int, dict[str, Any]]]:
+    """Play the first ``applied`` turns again: who is to move before each turn, and the
+    positions numbered in ``wanted`` (0: before the first turn), nothing else.
+
+    A position costs far more than a turn (a snapshot is a picture of the whole table), so a
+    page that shows one position of a long game pays for the turns before it, not for a
+    snapshot of each. ``applied`` is what validation found (``replay_outline``): the turns
+    up to it are known to be readable and playable, and are played with the same calls as
+    the validator makes. With ``wanted``, the walk stops at its last position (the seats
+    listed stop there too).
+    """
+    state, _ = variant.setup(record)
+    seats: list[int | None] = []
+    shots: dict[int, dict[str, Any]] = {}
+    last = min(applied, len(record.turns))
+    if wanted is not None:
+        last = min(last, wanted.stop - 1)
+    for i in range(last + 1):
+        if wanted is not None and i in wanted:
+            shots[i] = variant.snapshot(state)
+        seats.append(None if variant.is_over(state) else variant.current_player(state))
+        if i == last:
+            break
+        variant.apply(state, variant.parse_move(state, record.turns[i].text))
+    return seats, shots
+
+
+def replay_report(report: GameReport, *, positions: bool = True) -> dict[str, Any]:
+    """The replay of a game already validated with ``keep_running`` (and ``keep_snapshots``
+    unless ``positions`` is False, when ``positions`` is left empty: see ``replay_outline``).
+    """
     record = report.record
     variant = report.variant
-    positions = list(report.snapshots or [])
     running = list(report.running or [])
+    if positions:
+        snapshots = list(report.snapshots or [])
+        seats = [p.get("next_player") if isinstance(p, dict) else None for p in snapshots]
+        seats = [s if isinstance(s, int) else None for s in seats]
+    else:
+        snapshots = []
+        seats = walk(record, variant, len(running) - 1)[0] if variant is not None and running else []
     score = report.score
     final = None
     if score is not None and report.complete:
@@ -73,9 +110,9 @@ def replay_report(report: GameReport) -> dict[str, Any]:
         "closing_comments": list(record.closing_comments),
         "termination": record.termination,
         "line": record.line,
-        "turns": _turns(report, positions),
-        "applied": max(len(positions) - 1, 0),
-        "positions": positions,
+        "turns": _turns(report, seats),
+        "applied": max(len(running) - 1, 0),
+        "positions": snapshots,
         "running": running,
         "scores": final,
         "over": report.over,
@@ -108,7 +145,8 @@ def replay_text(text: Source) -> list[dict[str, Any]]:
     return replay_games(Reader(text))
 
 
-def _reports(records: Iterable[GameRecord], full: int | None) -> Iterator[GameReport]:
+def _reports(records: Iterable[GameRecord], full: int | None, *,
+             snapshots: bool = True) -> Iterator[GameReport]:
     """Validate games in order, keeping positions for game ``full`` only.
 
     Positions cost far more than checking (a snapshot per turn), so a page that shows one
@@ -118,7 +156,8 @@ def _reports(records: Iterable[GameRecord], full: int | None) -> Iterator[GameRe
     trackers: dict[str, Any] = {}
     for index, record in enumerate(records, 1):
         keep = index == full
-        report = validate_record(record, index, keep_snapshots=keep, keep_running=keep)
+        report = validate_record(record, index, keep_snapshots=keep and snapshots,
+                                 keep_running=keep)
         if report.variant is not None:
             name = report.variant.name
             if name not in trackers:
@@ -141,6 +180,35 @@ def replay_game(text: Source, game: int) -> dict[str, Any] | None:
     return None
 
 
+def replay_outline(text: Source, game: int) -> dict[str, Any] | None:
+    """What ``replay_game`` gives, without the positions (``positions`` is empty).
+
+    Its cost grows with the number of turns (the move list, the running scores), not with
+    turns times the size of a position; :func:`replay_positions` gives positions on demand.
+    """
+    for report in _reports(Reader(text), game, snapshots=False):
+        if report.index == game:
+            return replay_report(report, positions=False)
+    return None
+
+
+def replay_positions(text: Source, game: int, wanted: range, applied: int) -> dict[int, dict[str, Any]]:
+    """The positions numbered in ``wanted`` of the ``game``-th game of a file, by number.
+
+    ``applied`` is the outline's: positions past it do not exist and are left out. The same
+    pictures as ``replay_game(text, game)["positions"][n]``.
+    """
+    for index, record in enumerate(Reader(text), 1):
+        if index < game:
+            continue
+        variant = find_variant(record.variant_name)
+        if variant is None or index > game:
+            return {}
+        return walk(record, variant, applied,
+                    range(max(wanted.start, 0), min(wanted.stop, applied + 1)))[1]
+    return {}
+
+
 def summarize_text(text: Source) -> list[dict[str, Any]]:
     """What a list of a file's games shows, without replaying them: cheap for long files.
 
@@ -160,4 +228,5 @@ def summarize_text(text: Source) -> list[dict[str, Any]]:
     return summaries
 
 
-__all__ = ["replay", "replay_game", "replay_games", "replay_report", "replay_text", "summarize_text"]
+__all__ = ["replay", "replay_game", "replay_games", "replay_outline", "replay_positions",
+           "replay_report", "replay_text", "summarize_text", "walk"]

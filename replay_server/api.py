@@ -24,7 +24,7 @@ from lcn.importers import ImportError_, decode, formats, import_text
 from lcn.validate import ValidationRun
 
 from .errors import error_response
-from .pages import canonical_text, game_replay_of, replays_of, stored_text
+from .pages import canonical_text, game_replay_of, games_past, replays_of, stored_text
 from .security import write_limit
 from .storage import get_store
 
@@ -407,14 +407,14 @@ def store_route() -> ResponseReturnValue:
     if fmt != "auto" and fmt not in {name for name, _ in formats()}:
         known = ", ".join(name for name, _ in formats())
         return _bad(BadInput(f"unknown format {fmt!r}: the formats are auto, {known}"))
+    max_games = current_app.config["MAX_GAMES"]
+    if games_past(text, None if fmt == "auto" else fmt, max_games):  # before any validation
+        return error_response(413, f"the body holds too many games, more than the {max_games} "
+                              "one request may store: split the file")
     try:
         result = import_text(text, None if fmt == "auto" else fmt)
     except ImportError_ as exc:
         return _bad(BadInput(exc.message, [d.to_json() for d in exc.diagnostics]))
-    max_games = current_app.config["MAX_GAMES"]
-    if len(result.records) > max_games:
-        return error_response(413, f"the body holds {len(result.records)} games, more than the "
-                              f"{max_games} one request may store: split the file")
     if not result.valid:
         diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
         errors = sum(1 for d in diagnostics if d["severity"] == "error")

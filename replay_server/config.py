@@ -30,7 +30,14 @@ DEFAULT_DB_MAX_OVERFLOW = 5
 DEFAULT_DB_POOL_TIMEOUT = 10
 
 #: Settings that are texts even when they look like numbers.
-_TEXTS = ("DATA_DIR", "DATABASE_URL", "RATELIMIT", "RATELIMIT_STORAGE_URI", "SAMPLES_DIR")
+_TEXTS = ("DATA_DIR", "DATABASE_URL", "RATELIMIT", "RATELIMIT_STORAGE_URI", "SAMPLES_DIR",
+          "READ_RATELIMIT", "BASE_URL")
+#: The longest game the site replays (the notation allows 100,000 turns), and the most
+#: positions one JSON document of every position may hold: what one read costs stays bounded.
+DEFAULT_MAX_REPLAY_TURNS = 50_000
+DEFAULT_MAX_DOCUMENT_POSITIONS = 20_000
+#: The budget of reads that cost CPU (replays of long files not yet rendered), per client.
+DEFAULT_READ_RATELIMIT = "60 per minute"
 
 
 class ConfigError(ValueError):
@@ -95,6 +102,8 @@ def check_config(config: MutableMapping[str, Any], *, form_limit_set: bool = Fal
     numbers = (("MAX_CONTENT_LENGTH", DEFAULT_MAX_CONTENT_LENGTH, 1, "bytes"),
                ("MAX_GAMES", DEFAULT_MAX_GAMES, 1, "games"),
                ("MAX_DIAGNOSTICS", DEFAULT_MAX_DIAGNOSTICS, 1, "diagnostics"),
+               ("MAX_REPLAY_TURNS", DEFAULT_MAX_REPLAY_TURNS, 1, "turns"),
+               ("MAX_DOCUMENT_POSITIONS", DEFAULT_MAX_DOCUMENT_POSITIONS, 1, "positions"),
                ("DB_POOL_SIZE", DEFAULT_DB_POOL_SIZE, 1, "connections"),
                ("DB_MAX_OVERFLOW", DEFAULT_DB_MAX_OVERFLOW, 0, "connections"),
                ("DB_POOL_TIMEOUT", DEFAULT_DB_POOL_TIMEOUT, 1, "seconds"))
@@ -109,6 +118,11 @@ def check_config(config: MutableMapping[str, Any], *, form_limit_set: bool = Fal
         config["RATELIMIT"] = DEFAULT_RATELIMIT
     if not config.get("RATELIMIT_STORAGE_URI"):
         config["RATELIMIT_STORAGE_URI"] = "memory://"
+    if not config.get("READ_RATELIMIT"):
+        config["READ_RATELIMIT"] = DEFAULT_READ_RATELIMIT
+    # The site's address as people reach it (https://lcn.example.org): share, embed and
+    # permalink links are made with it; unset, pages carry relative links.
+    config["BASE_URL"] = str(config.get("BASE_URL") or "").strip().rstrip("/") or None
     if not config.get("SAMPLES_DIR"):
         config["SAMPLES_DIR"] = None
     # A pasted game is a form field: let it be as large as an uploaded file may be (Flask's

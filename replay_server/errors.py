@@ -19,9 +19,10 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 log = logging.getLogger(__name__)
 
 TITLES = {400: "Bad input", 404: "Not found", 405: "Method not allowed", 413: "Too large",
-          415: "Unsupported media type", 429: "Too many requests", 500: "Something went wrong"}
+          415: "Unsupported media type", 422: "Too long to replay", 429: "Too many requests",
+          500: "Something went wrong"}
 CODES = {400: "bad-input", 404: "not-found", 405: "method-not-allowed", 413: "too-large",
-         415: "unsupported-media-type", 429: "rate-limited", 500: "internal-error"}
+         415: "unsupported-media-type", 422: "too-long", 429: "rate-limited", 500: "internal-error"}
 
 
 def wants_json() -> bool:

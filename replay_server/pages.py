@@ -1,19 +1,26 @@
 """The pages people see: the home page (paste, upload, import, samples) and the replays.
 
 Every turn of a replay is a plain link rendered by the server, so the site works without
-JavaScript; the page also carries every position's board, so the small script only shows
-and hides them (no second renderer in the browser). Stored games never change (their id is
-the hash of their text), so rendered pages are cached in the process and sent with an ETag
-and an immutable Cache-Control.
+JavaScript; the page carries the board of its own turn, and the small script fetches the
+others in server-rendered chunks of ``POSITIONS_CHUNK`` positions, then only shows and hides
+them (no second renderer in the browser). Stored games never change (their id is the hash
+of their text), so rendered pages are cached in the process and sent with an ETag and an
+immutable Cache-Control.
+
+Nothing in the rules forces a game to end: a legal classic game can pass cards through the
+discard piles for tens of thousands of turns. So what one request costs is bounded by the
+page it shows, not by the game: one position (or one chunk), a window of ``MOVES_PAGE``
+turns of the move list (and of the annotation form), a graph of at most ``GRAPH_POINTS``
+points, and the source shown only up to ``SOURCE_SHOWN_BYTES``. Games longer than
+``MAX_REPLAY_TURNS`` are not replayed at all (a 422 page), every cache is bounded in bytes
+(:mod:`replay_server.caches`), and renders of long files count against the read rate limit.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -30,14 +37,16 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
-from werkzeug.exceptions import BadRequest, NotFound
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from lcn import Reader, write_games
-from lcn.importers import ImportError_, decode, formats, import_text
-from lcn.replay import replay_game, replay_text, summarize_text
+from lcn.importers import ImportError_, decode, detect, formats, get_importer, import_text
+from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
 
+from .caches import ByteCache
+from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
 from .samples import app_samples, samples_by_variant
-from .security import write_limit
+from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
 
 bp = Blueprint("pages", __name__)
@@ -49,39 +58,50 @@ COLOUR_NAMES = {"Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "re
 SOURCE_LINES_SHOWN = 400
 #: Bytes of rendered pages kept per process (the pages of stored games never change).
 PAGE_CACHE_BYTES = 64 * 1024 * 1024
+#: Positions in one fragment fetched by replay.js: every position of a game of usual length
+#: (the samples have at most 80 turns), a bounded part of a long one.
+POSITIONS_CHUNK = 100
+#: Turns in one page of the move list at most; even, so that the rows of an alternating
+#: game (two turns a row) never straddle two pages. Every turn is a link that keeps the
+#: page's other arguments (a self-contained link's token, up to 8,000 characters), so a page
+#: holds fewer turns when its links are long: about MOVES_PAGE_BYTES of links in all.
+MOVES_PAGE = 500
+MOVES_PAGE_BYTES = 192 * 1024
+#: Points of the score graph, and its click targets (each a link, counted as the moves' are
+#: in GRAPH_BYTES): beyond these, each stands for several turns.
+GRAPH_POINTS = 400
+GRAPH_BYTES = 48 * 1024
+#: Games listed on each side of the current one in a replay's list of a file's games.
+GAMES_AROUND = 25
+#: Whatever their links' length, a page of moves and the graph show this many turns each,
+#: one by one: a game of usual length is never cut into pages.
+LEAST_PER_PAGE = 120
+#: Longest source shown highlighted on a replay page (Pygments' HTML is some twenty times
+#: its text); longer ones are downloaded.
+SOURCE_SHOWN_BYTES = 16 * 1024
+#: A file longer than this is a heavy read: rendering it counts against READ_RATELIMIT.
+HEAVY_TEXT_BYTES = 32 * 1024
+#: Bytes kept per process of each kind of computed data (see replay_server.caches).
+DATA_CACHE_BYTES = 64 * 1024 * 1024
+TEXT_CACHE_BYTES = 32 * 1024 * 1024
 
 
-class PageCache:
-    """A least-recently-used map of rendered pages, bounded by their total size."""
+class TooLongToReplay(HTTPException):
+    """A game (or a JSON document) longer than the site renders: a clear 422."""
+
+    code = 422
+
+
+class PageCache(ByteCache[tuple[bytes, str]]):
+    """Rendered pages, encoded once, with their ETag (a cached page is sent as a static
+    file is), least recently used first out under a budget in bytes."""
 
     def __init__(self, budget: int) -> None:
-        self.budget = budget
-        self.size = 0
-        self._items: OrderedDict[Any, tuple[bytes, str]] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(budget, lambda item: len(item[0]))
 
-    def get(self, key: Any) -> tuple[bytes, str] | None:
-        with self._lock:
-            item = self._items.get(key)
-            if item is not None:
-                self._items.move_to_end(key)
-            return item
-
-    def put(self, key: Any, html: str) -> tuple[bytes, str]:
-        """Keep a page, encoded once (a cached page is sent as bytes, as a static file is)."""
+    def put_page(self, key: Any, html: str) -> tuple[bytes, str]:
         body = html.encode("utf-8")
-        etag = hashlib.sha256(body).hexdigest()[:32]
-        item = (body, etag)
-        with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.size -= len(old[0])
-            self._items[key] = item
-            self.size += len(body)
-            while self.size > self.budget and len(self._items) > 1:
-                _, (dropped, _) = self._items.popitem(last=False)
-                self.size -= len(dropped)
-        return item
+        return self.put(key, (body, hashlib.sha256(body).hexdigest()[:32]))
 
 
 def _page_cache() -> PageCache:
@@ -92,22 +112,117 @@ def _page_cache() -> PageCache:
     return cache
 
 
-@lru_cache(maxsize=8)
+#: Replays, outlines and overviews of files, keyed by a digest of the text (a key holding
+#: the text itself would be as large as the file, and uncounted).
+DATA_CACHE: ByteCache[Any] = ByteCache(DATA_CACHE_BYTES)
+#: Highlighted sources (Pygments' HTML is many times the size of its text).
+SOURCE_CACHE: ByteCache[Markup] = ByteCache(DATA_CACHE_BYTES // 4, lambda html: len(html) * 2)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _cached(kind: str, text: str, make: Callable[[], Any], *args: Any) -> Any:
+    return DATA_CACHE.get_or_make((kind, _digest(text), *args), make)
+
+
+def _setting(name: str, default: int) -> int:
+    return int(current_app.config.get(name) or default) if has_request_context() else default
+
+
+def _check_document(text: str) -> None:
+    """Refuse (422) a JSON document of every position of a file longer than the site serves."""
+    limit = _setting("MAX_DOCUMENT_POSITIONS", DEFAULT_MAX_DOCUMENT_POSITIONS)
+    positions = sum(g["turns"] + 1 for g in overview_of(text))
+    if positions > limit:
+        raise TooLongToReplay(
+            f"this file has {positions} positions, more than the {limit} one document of every "
+            "position may hold: ask for one game with ?game=K, or replay it with `lcn show`")
+
+
 def replays_of(text: str) -> tuple[dict[str, Any], ...]:
-    """The replays of every game of a file (cached: the same text always replays the same)."""
-    return tuple(replay_text(text))
+    """The replays of every game of a file, every position included (cached, bounded)."""
+    _check_document(text)
+    return _cached("replays", text, lambda: tuple(replay_text(text)))
 
 
-@lru_cache(maxsize=64)
 def overview_of(text: str) -> tuple[dict[str, Any], ...]:
     """The games of a file, checked but not replayed (what lists of games show)."""
-    return tuple(summarize_text(text))
+    return _cached("overview", text, lambda: tuple(summarize_text(text)))
 
 
-@lru_cache(maxsize=64)
 def game_replay_of(text: str, game: int) -> dict[str, Any] | None:
-    """One game of a file, replayed: a page never pays for the positions of other games."""
-    return replay_game(text, game)
+    """One game of a file, replayed with every position: a document never pays for the
+    positions of other games (and a game longer than the site serves is refused)."""
+    games = overview_of(text)
+    if 1 <= game <= len(games):
+        limit = _setting("MAX_DOCUMENT_POSITIONS", DEFAULT_MAX_DOCUMENT_POSITIONS)
+        if games[game - 1]["turns"] + 1 > limit:
+            raise TooLongToReplay(
+                f"game {game} has {games[game - 1]['turns']} turns, more positions than the "
+                f"{limit} one document may hold: replay it on its page, or with `lcn show`")
+    return _cached("replay", text, lambda: replay_game(text, game), game)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A turn as the move list shows it: the outline's turn, in a fifth of a dict's memory
+    (a long game's outline holds tens of thousands of them)."""
+
+    index: int
+    number: int
+    numbered: bool
+    text: str
+    player: int | None
+    glyphs: tuple[str, ...]
+    comments: tuple[str, ...]
+
+
+def _lean_outline(text: str, game: int) -> dict[str, Any] | None:
+    data = replay_outline(text, game)
+    if data is None:
+        return None
+    data["turns"] = [Move(t["index"], t["number"], t["numbered"], t["text"], t["player"],
+                          tuple(t["glyphs"]), tuple(t["comments"])) for t in data["turns"]]
+    data["running"] = [tuple(totals) for totals in data["running"]]
+    data["intro_comments"] = tuple(data["intro_comments"])
+    data["closing_comments"] = tuple(data["closing_comments"])
+    return data
+
+
+def outline_of(text: str, game: int) -> dict[str, Any] | None:
+    """One game of a file without its positions: what a replay page shows besides a board."""
+    return _cached("outline", text, lambda: _lean_outline(text, game), game)
+
+
+def positions_of(text: str, game: int, first: int, count: int, applied: int) -> dict[int, dict[str, Any]]:
+    """Positions ``first`` .. ``first + count - 1`` of one game (fewer past its last turn)."""
+    return _cached("positions", text,
+                   lambda: replay_positions(text, game, range(first, first + count), applied),
+                   game, first, count)
+
+
+def games_past(text: str, fmt: str | None, limit: int) -> bool:
+    """Whether ``text`` holds more than ``limit`` games, found before anything is validated.
+
+    Importing validates every game and keeps each one's report, so a body of a few hundred
+    kilobytes of one-line games once took gigabytes before its count was compared. LCN (the
+    format of nearly every upload, and of every self-contained link) is counted as the
+    reader streams it, a game at a time, and the count stops at ``limit + 1``; another
+    format is counted on what its importer reads, before any game is validated. An input
+    that cannot be read is left for the import to report.
+    """
+    name = fmt
+    if name is None:
+        scores = detect(text)
+        name = scores[0][0] if scores else None
+    if name in (None, "lcn"):
+        return any(count > limit for count, _ in enumerate(Reader(text, express=True), 1))
+    try:
+        return len(get_importer(name).read(text).records) > limit
+    except Exception:  # whatever stops it, import_text reports it as it should
+        return False
 
 
 def canonical_text(records: Sequence[Any]) -> str:
@@ -177,7 +292,7 @@ def _linker(game: int, view: str, multi: bool) -> Callable[..., str]:
     return link
 
 
-def move_rows(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def move_rows(turns: Sequence[Any]) -> list[dict[str, Any]]:
     """Turns grouped into the move list's rows: a row starts at every numbered turn.
 
     Alternating games (classic) get ``1. R5/d R4/d`` rows; games that number every turn
@@ -185,19 +300,27 @@ def move_rows(turns: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """
     rows: list[dict[str, Any]] = []
     for turn in turns:
-        if turn["numbered"] or not rows:
-            rows.append({"number": turn["number"], "turns": []})
+        if turn.numbered or not rows:
+            rows.append({"number": turn.number, "turns": []})
         rows[-1]["turns"].append(turn)
     return rows
 
 
-def score_graph(running: list[list[int]], players: list[str], turn: int) -> dict[str, Any] | None:
-    """Coordinates of the score graph (an SVG drawn by the server, clickable per turn)."""
+def score_graph(running: list[list[int]], players: list[str], turn: int,
+                link_length: int = 0) -> dict[str, Any] | None:
+    """Coordinates of the score graph (an SVG drawn by the server, clickable per turn).
+
+    At most ``GRAPH_POINTS`` points and as many click targets: beyond that, each stands for
+    a run of turns (the last turn of the run is drawn, its first is the link), so a long game
+    draws a graph of the same size as a short one.
+    """
     if len(running) < 2 or not players:
         return None
     width, height, left, right, top, bottom = 640, 180, 36, 10, 10, 22
     count = len(running) - 1
-    values = [v for totals in running for v in totals]
+    stride = max(1, -(-(count + 1) // GRAPH_POINTS))
+    shown = sorted(set(range(0, count + 1, stride)) | {count})
+    values = [v for i in shown for v in running[i]]
     low, high = min(0, *values), max(1, *values)
     span_x = (width - left - right) / count
     span_y = (height - top - bottom) / (high - low)
@@ -210,18 +333,34 @@ def score_graph(running: list[list[int]], players: list[str], turn: int) -> dict
 
     lines = []
     for seat in range(len(players)):
-        points = " ".join(f"{x(i)},{y(t[seat] if seat < len(t) else 0)}" for i, t in enumerate(running))
+        points = " ".join(f"{x(i)},{y(running[i][seat] if seat < len(running[i]) else 0)}" for i in shown)
         lines.append({"seat": seat, "name": players[seat], "points": points,
                       "final": running[-1][seat] if seat < len(running[-1]) else 0})
     ticks = sorted({low, 0, high})
+    targets = max(LEAST_PER_PAGE, min(GRAPH_POINTS, GRAPH_BYTES // (link_length + 160)))
+    every = max(1, -(-(count + 1) // targets))
     return {
-        "width": width, "height": height, "left": left, "step": round(span_x, 3),
+        "width": width, "height": height, "left": left, "step": round(span_x, 6),
         "lines": lines, "zero": y(0), "ticks": [{"value": v, "y": y(v)} for v in ticks],
-        "hits": [{"turn": i, "x": round(x(i) - span_x / 2, 1), "w": round(span_x, 1)}
-                 for i in range(count + 1)],
+        "hits": [{"turn": i, "x": round(x(i) - span_x / 2, 1), "w": round(span_x * every, 1),
+                  "last": min(i + every - 1, count)}
+                 for i in range(0, count + 1, every)],
         "marker": x(min(turn, count)), "bottom": height - bottom, "top": top,
         "right": width - right,
     }
+
+
+def moves_page_size(link_length: int) -> int:
+    """Turns in one page of the move list whose links are ``link_length`` characters long."""
+    size = min(MOVES_PAGE, MOVES_PAGE_BYTES // (link_length + 160))
+    return max(LEAST_PER_PAGE, size - size % 2)
+
+
+def moves_window(turn: int, applied: int, total: int, size: int = MOVES_PAGE) -> tuple[int, int]:
+    """The turns (first, last; 1-based) of the move list's page that shows ``turn``."""
+    page = max(min(turn, max(applied, 1)) - 1, 0) // size
+    first = page * size + 1
+    return first, min(first + size - 1, total)
 
 
 def annotate_source(text: str, diagnostics: Sequence[dict[str, Any]],
@@ -300,9 +439,14 @@ def _source_of_game(text: str, games: Sequence[dict[str, Any]], index: int) -> t
     return "\n".join(chunk) + "\n", start
 
 
-@lru_cache(maxsize=64)
 def highlight_lcn(source: str, first_line: int, marked: tuple[int, ...]) -> Markup:
-    """The source highlighted by the project's Pygments lexer, with line numbers and anchors."""
+    """The source highlighted by the project's Pygments lexer, with line numbers and anchors
+    (cached, bounded in bytes)."""
+    key = ("source", _digest(source), first_line, marked)
+    return SOURCE_CACHE.get_or_make(key, lambda: _highlight(source, first_line, marked))
+
+
+def _highlight(source: str, first_line: int, marked: tuple[int, ...]) -> Markup:
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
 
@@ -320,11 +464,13 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
 
     ``embed`` gives the compact page made for iframes. ``view`` chooses whose hands show
     (``all``, a seat ``1``-``5``, ``none``; from ``?view=`` when not given). Raises NotFound
-    for a game the file does not have and BadRequest for a file without games.
+    for a game the file does not have, BadRequest for a file without games and
+    TooLongToReplay for a game longer than ``MAX_REPLAY_TURNS``.
 
-    The page holds the current position only; with ``?part=positions`` the answer is every
-    position as an HTML fragment instead, which replay.js fetches once for instant stepping
-    (so any route that renders through here serves the fragment too).
+    The page holds the current position and the move list's page around it. Any route that
+    renders through here also answers ``?part=positions&turn=N`` (the chunk of
+    ``POSITIONS_CHUNK`` positions that holds turn N, as an HTML fragment, which replay.js
+    fetches as the reader steps) and ``?part=moves&turn=N`` (the move list's page of turn N).
     """
     games = overview_of(text)
     if not games:
@@ -332,7 +478,15 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     if not 1 <= game <= len(games):
         raise NotFound(f"this file has {len(games)} game{'s' if len(games) != 1 else ''}: "
                        f"there is no game {game}")
-    data = game_replay_of(text, game)
+    longest = _setting("MAX_REPLAY_TURNS", DEFAULT_MAX_REPLAY_TURNS)
+    if games[game - 1]["turns"] > longest:
+        raise TooLongToReplay(
+            f"game {game} of this file has {games[game - 1]['turns']} turns: this site replays "
+            f"games of at most {longest} turns. Check it with `lcn validate`, or step through it "
+            "with `lcn show`.")
+    if len(text) > HEAVY_TEXT_BYTES:
+        count_heavy_read()
+    data = outline_of(text, game)
     assert data is not None
     applied = data["applied"]
     current = 0 if turn is None else max(0, min(turn, applied))
@@ -343,32 +497,62 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     for d in data["diagnostics"]:
         if d.get("turn"):
             diagnostics_by_turn.setdefault(d["turn"], []).append(d)
-    source, first_line = _source_of_game(text, games, game)
-    marked = tuple(sorted({d["line"] for d in data["diagnostics"] if isinstance(d.get("line"), int)}))
-    board = f"board/{data['variant']}.html" if data["known_variant"] else "board/generic.html"
-    tags = dict((k, v) for k, v in data["tags"])
-    context = {
+    part = request.args.get("part") if has_request_context() else None
+    known = data["known_variant"]
+    if part == "positions":
+        first = current // POSITIONS_CHUNK * POSITIONS_CHUNK
+        chunk = positions_of(text, game, first, POSITIONS_CHUNK, applied) if known else {}
+        positions = [(n, chunk[n]) for n in sorted(chunk)]
+    else:
+        positions = list(positions_of(text, game, current, 1, applied).items()) if known else []
+    link_length = len(link(applied))
+    first_turn, last_turn = moves_window(current, applied, len(data["turns"]),
+                                         moves_page_size(link_length))
+    # The annotation form, many times the size of a move, covers the chunk of positions.
+    chunk_first = current // POSITIONS_CHUNK * POSITIONS_CHUNK
+    annotate_first = max(chunk_first, 1) if current else 1
+    window = data["turns"][first_turn - 1:last_turn]
+    board = f"board/{data['variant']}.html" if known else "board/generic.html"
+    context: dict[str, Any] = {
         "replay": data,
-        "games": list(games) if multi else [],
+        "positions": positions,
+        "position": positions[0][1] if positions else None,
+        "chunk": POSITIONS_CHUNK,
+        # The list of a file's games shows those around this one: a self-contained link can
+        # carry thousands of one-line games, and each entry is a link that carries them all.
+        "games": list(games[max(0, game - 1 - GAMES_AROUND):game + GAMES_AROUND]) if multi else [],
+        "games_total": len(games),
         "game_index": game,
         "game_id": game_id,
         "turn": current,
         "view": shown_view,
         "embed": embed,
         "lcn_text": text,
-        "tags": tags,
+        "tags": dict((k, v) for k, v in data["tags"]),
         "link": link,
-        "rows": move_rows(data["turns"]),
-        "graph": score_graph(data["running"], data["players"], current),
+        "rows": move_rows(window),
+        "moves_first": first_turn,
+        "moves_last": last_turn,
+        "annotate_first": annotate_first,
+        "annotate_last": min(chunk_first + POSITIONS_CHUNK, len(data["turns"])),
         "diagnostics_by_turn": diagnostics_by_turn,
         "board_templates": [board, "board/generic.html"],
-        "has_hands": bool(data["positions"]) and "hands" in data["positions"][0],
-        "source_html": highlight_lcn(source, first_line, marked) if not embed else None,
+        "has_hands": bool(positions) and "hands" in positions[0][1],
+    }
+    if part == "positions":
+        return render_template("_positions.html", **context)
+    if part == "moves":
+        return render_template("_moves.html", **context)
+    source, first_line = _source_of_game(text, games, game)
+    marked = tuple(sorted({d["line"] for d in data["diagnostics"] if isinstance(d.get("line"), int)}))
+    whole = len(source) <= SOURCE_SHOWN_BYTES
+    context.update({
+        "graph": score_graph(data["running"], data["players"], current, link_length),
+        "source_html": highlight_lcn(source, first_line, marked) if not embed and whole else None,
+        "source_too_long": not whole,
         "source_annotated": (annotate_source(source, data["diagnostics"], first_line)
                              if not data["valid"] and not embed else None),
-    }
-    if has_request_context() and request.args.get("part") == "positions":
-        return render_template("_positions.html", **context)
+    })
     if embed:  # embed_replay.html (the sharing module's) extends replay.html
         return render_template(["embed_replay.html", "replay.html"], **context)
     return render_template("replay.html", **context)
@@ -378,7 +562,7 @@ def _cached_response(key: Any, render: Callable[[], str], *, immutable: bool) ->
     cache = _page_cache()
     item = cache.get(key)
     if item is None:
-        item = cache.put(key, render())
+        item = cache.put_page(key, render())
     body, etag = item
     response = Response(body, mimetype="text/html")
     response.set_etag(etag)
@@ -393,15 +577,16 @@ def _cached_response(key: Any, render: Callable[[], str], *, immutable: bool) ->
 
 def stored_text(game_id: str) -> str:
     """The text of a stored game (kept in the process: stored games never change)."""
-    texts: OrderedDict[str, str] = current_app.extensions.setdefault("lcn_texts", OrderedDict())
+    texts = current_app.extensions.get("lcn_texts")
+    if texts is None:
+        texts = current_app.extensions["lcn_texts"] = ByteCache(
+            int(current_app.config.get("TEXT_CACHE_BYTES", TEXT_CACHE_BYTES)))
     text = texts.get(game_id)
     if text is None:
         text = get_store().get(game_id)
         if text is None:
             raise NotFound(f"there is no game {game_id} here: check the link")
-        texts[game_id] = text
-        while len(texts) > 1024:
-            texts.popitem(last=False)
+        texts.put(game_id, text)
     return text
 
 
@@ -443,17 +628,17 @@ def submit() -> ResponseReturnValue:
     except ImportError_ as exc:
         return _home(400, error=f"{name or 'the input'}: {exc.message}", pasted=pasted,
                      chosen_format=fmt, problems=_problems([d.to_json() for d in exc.diagnostics], ""))
+    max_games = current_app.config["MAX_GAMES"]
+    if games_past(text, None if fmt == "auto" else fmt, max_games):
+        return _home(413, error=f"The file holds too many games, more than the {max_games} one "
+                     "upload may hold: split it, or check it with `lcn validate`.",
+                     pasted=pasted, chosen_format=fmt)
     try:
         result = import_text(text, None if fmt == "auto" else fmt)
     except ImportError_ as exc:
         diagnostics = [d.to_json() for d in exc.diagnostics]
         return _home(400, error=exc.message, pasted=text if name is None else pasted,
                      chosen_format=fmt, problems=_problems(diagnostics, text), source_name=name)
-    max_games = current_app.config["MAX_GAMES"]
-    if len(result.records) > max_games:
-        return _home(413, error=f"The file holds {len(result.records)} games, more than the "
-                     f"{max_games} one upload may hold: split it, or check it with `lcn validate`.",
-                     pasted=pasted, chosen_format=fmt)
     if not result.valid:
         diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
         games = [dict(report.to_json(), event=report.record.tags.get("Event"))
@@ -485,7 +670,7 @@ def _replay_args() -> tuple[int | None, int | None, str]:
 def stored(game_id: str) -> ResponseReturnValue:
     """The replay of a stored game (``?game=K`` for the K-th game of a file, ``?turn=N``)."""
     game, turn, view = _replay_args()
-    key = ("g", game_id, request.host, request.query_string)
+    key = ("g", game_id, request.query_string)
 
     def render() -> str:
         text = stored_text(game_id)
@@ -541,7 +726,7 @@ def sample(name: str) -> ResponseReturnValue:
         entry = stored[name] = (canonical, game_id)
     canonical, game_id = entry
     game, turn, view = _replay_args()
-    key = ("s", name, game_id, request.host, request.query_string)
+    key = ("s", name, game_id, request.query_string)
 
     def render() -> str:
         return render_replay(canonical, game_id=game_id, game=game or 1, turn=turn, view=view)
@@ -549,4 +734,4 @@ def sample(name: str) -> ResponseReturnValue:
     return _cached_response(key, render, immutable=False)
 
 
-__all__ = ["bp", "card_parts", "render_replay", "replays_of", "stored_text"]
+__all__ = ["bp", "card_parts", "games_past", "render_replay", "replays_of", "stored_text"]

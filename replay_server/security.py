@@ -13,11 +13,12 @@ decorated with ``write_limit``: they share one budget per client.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from flask import Flask, Response, current_app, g
+from flask import Flask, Response, current_app, g, request
 from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -31,6 +32,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 DEFAULT_RATELIMIT = "30 per minute"
+DEFAULT_READ_RATELIMIT = "60 per minute"
 
 _CSP_COMMON = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "object-src 'none'; base-uri 'none'; form-action 'self'")
@@ -72,17 +74,41 @@ def write_limit(view: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def _read_limit_value() -> str:
+    return str(current_app.config.get("READ_RATELIMIT") or DEFAULT_READ_RATELIMIT)
+
+
+def count_heavy_read() -> None:
+    """Count a read that costs CPU (a long file replayed, not yet in the cache) against the
+    client's read budget, ``READ_RATELIMIT``; past it, TooManyRequests (429).
+
+    Reads of usual games, and pages already rendered, are free: only the work that grows
+    with a file's length is budgeted, so that no client can keep the workers busy with it.
+    """
+    limiter = current_app.extensions.get("lcn_limiter")
+    if limiter is None or not limiter.enabled:
+        return
+    with limiter.shared_limit(_read_limit_value, scope="lcn-read"):
+        pass
+
+
 def error_response(status: int, title: str, message: str, code: str) -> ResponseReturnValue:
     """A clear error (JSON under /api/, the site's error page elsewhere); ``title`` is kept for
     the callers that pass one, the page takes its title from the status."""
     return site_error_response(status, message, code=code)
 
 
+def _scope(limit: object) -> str:
+    scope = getattr(limit, "scope", "")
+    return scope if isinstance(scope, str) else ""
+
+
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
     what = f" (at most {limit.limit})" if limit is not None else ""
     return site_error_response(
-        429, f"Too many writes from your address{what}: please wait a little and try again.",
+        429, f"Too many {'reads of long games' if _scope(limit) == 'lcn-read' else 'writes'} from "
+        f"your address{what}: please wait a little and try again.",
         code="rate-limited")
 
 
@@ -92,6 +118,51 @@ def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     return site_error_response(
         413, f"The request is larger than the limit{what}: send a smaller file or fewer games.",
         code="too-large")
+
+
+class ChunkedBodyLimit:
+    """WSGI middleware: a body sent without a length (``Transfer-Encoding: chunked``) that
+    is longer than ``MAX_CONTENT_LENGTH`` is refused with 413, never cut short.
+
+    Werkzeug limits such a body by reading at most ``MAX_CONTENT_LENGTH`` bytes of it, and
+    the rest is silently lost: a file over the limit was stored without its last game and
+    acknowledged with 201. Here such a body is read in full up to one byte past the limit
+    before the application sees it; within the limit it is handed on whole, past it the
+    request is marked and ``_refuse_cut_body`` answers 413 (nothing is stored).
+    """
+
+    def __init__(self, wsgi_app: Any, app: Flask) -> None:
+        self.wsgi_app = wsgi_app
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        length = environ.get("CONTENT_LENGTH")
+        chunked = "chunked" in str(environ.get("HTTP_TRANSFER_ENCODING", "")).lower()
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        if chunked and not length and limit is not None and environ.get("wsgi.input_terminated"):
+            stream = environ["wsgi.input"]
+            parts: list[bytes] = []
+            size = 0
+            while size <= limit:
+                part = stream.read(min(64 * 1024, limit + 1 - size))
+                if not part:
+                    break
+                parts.append(part)
+                size += len(part)
+            if size > limit:
+                environ[_CUT_BODY] = True
+                parts = []
+            body = b"".join(parts)
+            environ["wsgi.input"] = io.BytesIO(body)  # still a terminated stream, now whole
+        return self.wsgi_app(environ, start_response)
+
+
+_CUT_BODY = "lcn.body_over_limit"
+
+
+def _refuse_cut_body() -> None:
+    if request.environ.get(_CUT_BODY):
+        raise RequestEntityTooLarge()
 
 
 def _headers(response: Response) -> Response:
@@ -130,6 +201,8 @@ def init_app(app: Flask) -> None:
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
                                 x_host=proxies)
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)  # type: ignore[method-assign]
+    app.before_request(_refuse_cut_body)
     app.config.setdefault("RATELIMIT", DEFAULT_RATELIMIT)
     storage_uri = str(app.config.get("RATELIMIT_STORAGE_URI") or "memory://")
     # A shared counter store that goes away must not turn writes into 500s: the limiter counts

@@ -23,7 +23,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
@@ -155,22 +155,36 @@ def _query(game: int, turn: int | None) -> dict[str, int]:
     return params
 
 
+def site_url(endpoint: str, **values: Any) -> str:
+    """A link to one of the site's pages for people to copy: ``BASE_URL`` (``LCN_BASE_URL``)
+    and the path when the site's address is configured, the path alone otherwise.
+
+    Never the request's ``Host``: pages are cached as public and immutable, so a link made
+    from one request's forged ``Host`` header would be served to every later reader. A
+    relative link is made absolute in the browser, from the address the reader really used
+    (share.js).
+    """
+    path = url_for(endpoint, **values)
+    base = current_app.config.get("BASE_URL")
+    return f"{str(base).rstrip('/')}{path}" if base else path
+
+
 def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | None = None) -> ShareLinks:
-    """The links of the share panel: absolute, so they work when pasted anywhere."""
+    """The links of the share panel (absolute with ``BASE_URL``; see :func:`site_url`)."""
     token = encode_link(lcn_text)
     too_long = len(token) > MAX_TOKEN_LENGTH
     at_game = _query(game, None)
     at_turn = _query(game, turn)
-    self_contained = url_for("sharing.view_link", g=token, **at_turn, _external=True)
+    self_contained = site_url("sharing.view_link", g=token, **at_turn)
     if game_id is not None:
-        permalink: str | None = url_for("pages.stored", game_id=game_id, **at_game, _external=True)
-        turn_link = url_for("pages.stored", game_id=game_id, **at_turn, _external=True)
-        embed = url_for("sharing.embed", game_id=game_id, **at_turn, _external=True)
+        permalink: str | None = site_url("pages.stored", game_id=game_id, **at_game)
+        turn_link = site_url("pages.stored", game_id=game_id, **at_turn)
+        embed = site_url("sharing.embed", game_id=game_id, **at_turn)
         download: str | None = url_for("pages.download_lcn", game_id=game_id)
     else:
         permalink = None
         turn_link = self_contained
-        embed = url_for("sharing.embed_link", g=token, **at_turn, _external=True)
+        embed = site_url("sharing.embed_link", g=token, **at_turn)
         download = None
     code = Markup(
         '<iframe src="{}" width="720" height="480" title="Lost Cities replay" '
@@ -366,6 +380,12 @@ def _source_text() -> tuple[str, str | None]:
 def save_annotation() -> ResponseReturnValue:
     """Store the annotated version under its own permalink and open it at the same turn."""
     text, _ = _source_text()
+    from .pages import games_past
+
+    max_games = current_app.config["MAX_GAMES"]
+    if games_past(text, "lcn", max_games):  # a link can carry thousands of one-line games
+        return error_response(413, "Too large", f"this file holds too many games, more than the "
+                              f"{max_games} one request may store: split it", "too-large")
     game = _int_arg(request.form, "game", 1) or 1
     turn = _int_arg(request.form, "turn", None)
     try:
@@ -384,7 +404,7 @@ def save_annotation() -> ResponseReturnValue:
     new_id, _ = get_store().put(annotated)
     params = _query(game, turn)
     if request.form.get("format") == "json":
-        return {"id": new_id, "url": url_for("pages.stored", game_id=new_id, **params, _external=True)}, 201
+        return {"id": new_id, "url": site_url("pages.stored", game_id=new_id, **params)}, 201
     return redirect(url_for("pages.stored", game_id=new_id, **params, saved=1), code=303)
 
 

@@ -12,6 +12,7 @@ not escaped, and another that the policy blocks an inline script the escaping wo
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -237,3 +238,55 @@ def test_the_policy_blocks_inline_scripts(chromium: Any, site: tuple[str, dict[s
             assert ran == [False, False], "the policy lets an inline script or handler run"
         else:
             assert ran == [True, True], "control: without the policy the same script runs"
+
+
+def test_a_forged_host_never_reaches_the_share_links(chromium: Any, tmp_path: Path) -> None:
+    """A page first rendered for a forged Host header (and cached as public) shows every
+    reader links to the address they really used."""
+    import http.client
+
+    app = make_app(tmp_path)
+    stored = app.test_client().post("/api/v1/games", json={"lcn": GAME})
+    game_id = stored.get_json()["id"]
+    with live_server(app) as base, browser_page(chromium) as (page, errors):
+        host, port = base.removeprefix("http://").split(":")
+        for path in (f"/g/{game_id}?turn=3", f"/embed/{game_id}?turn=3"):
+            conn = http.client.HTTPConnection(host, int(port), timeout=60)
+            conn.request("GET", path, headers={"Host": "evil.example"})
+            forged = conn.getresponse()
+            assert forged.status == 200 and b"evil.example" not in forged.read()
+            conn.close()
+        page.goto(f"{base}/g/{game_id}?turn=3")
+        assert page.locator("#share-permalink").input_value() == f"{base}/g/{game_id}"
+        assert page.locator("#share-turn").input_value() == f"{base}/g/{game_id}?turn=3"
+        assert f'src="{base}/embed/{game_id}?turn=3"' in page.locator("#share-embed").input_value()
+        assert "evil.example" not in page.content()
+        page.goto(f"{base}/embed/{game_id}?turn=3")
+        assert page.locator("a.embed-open").get_attribute("href") == f"{base}/g/{game_id}?turn=3"
+        assert errors.messages == []
+
+
+def test_a_short_link_to_an_endless_game_opens_and_steps(chromium: Any, tmp_path: Path) -> None:
+    """A link of about 700 characters carries a legal 20,000-turn game: its page holds one
+    position and a page of moves, and stepping fetches bounded chunks."""
+    from test_site_long_games import long_game
+
+    from replay_server.pages import POSITIONS_CHUNK
+    from replay_server.sharing import encode_link
+
+    turns = 20_000
+    token = encode_link(long_game(turns))
+    app = make_app(tmp_path)
+    with live_server(app) as base, browser_page(chromium) as (page, errors):
+        page.set_default_timeout(120_000)
+        answer = page.goto(f"{base}/v?g={token}&turn={turns - 2}")
+        assert answer is not None and answer.status == 200
+        assert len(answer.body()) < 600_000
+        page.wait_for_selector("#replay[data-ready]", state="attached")
+        page.keyboard.press("End")
+        page.wait_for_selector(f'section.position[data-turn="{turns}"]:not([hidden])')
+        page.keyboard.press("Home")
+        page.wait_for_selector('section.position[data-turn="0"]:not([hidden])')
+        page.wait_for_selector('.moves .mv.current[data-turn="0"]')
+        assert page.locator("section.position").count() <= 3 * POSITIONS_CHUNK + 1
+        assert errors.messages == []

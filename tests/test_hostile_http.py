@@ -232,3 +232,45 @@ def test_a_validation_answer_stays_within_fifty_times_its_request(client: Any) -
     response = client.post("/api/v1/validate", data=body, content_type="text/plain")
     assert response.status_code < 500
     assert len(response.get_data()) < 50 * len(body), len(response.get_data())
+
+
+#: Share, embed and permalink links once took their host from the request's Host header, on
+#: pages cached as public and immutable: one forged request poisoned the page for everyone.
+FORGED_HOSTS = ["evil.example", "evil.example:8443", "attacker.test"]
+
+
+def test_a_forged_host_header_never_appears_in_a_page(client: Any, stored: tuple[str, bytes]) -> None:
+    from replay_server.sharing import encode_link
+
+    game_id, _ = stored
+    token = encode_link(VALID)
+    paths = [f"/g/{game_id}", f"/g/{game_id}?turn=3", f"/embed/{game_id}", f"/v?g={token}",
+             f"/embed/v?g={token}&turn=2", "/samples/classic/rulebook-scoring", "/",
+             f"/g/{game_id}?turn=3&part=positions", f"/g/{game_id}?part=moves",
+             f"/api/v1/games/{game_id}"]
+    for host in FORGED_HOSTS:
+        for path in paths:
+            answer = client.get(path, headers={"Host": host})
+            assert answer.status_code == 200, (host, path)
+            body = answer.get_data(as_text=True)
+            assert host.split(":")[0] not in body, (host, path)
+        saved = client.post("/annotate", data={"source": game_id, "annotator": "Ann",
+                                               "format": "json"}, headers={"Host": host})
+        assert saved.status_code == 201
+        assert host.split(":")[0] not in saved.get_data(as_text=True)
+    # The cached page served to a later, honest reader holds no forged host either.
+    honest = client.get(f"/g/{game_id}?turn=3").get_data(as_text=True)
+    assert all(host.split(":")[0] not in honest for host in FORGED_HOSTS)
+
+
+def test_a_body_of_more_games_than_allowed_is_refused_while_read(client: Any) -> None:
+    """Cut at the game limit (1,000) before any game is validated: 413, nothing stored."""
+    body = "R5/d R4/d *\n" * 5_000  # 60 kB, under the size cap of this site
+    for route, kwargs in (("/api/v1/games", {"data": body, "content_type": "text/plain"}),
+                          ("/", {"data": {"text": body}})):
+        answer = client.post(route, **kwargs)
+        assert answer.status_code == 413, route
+    from replay_server.sharing import encode_link
+
+    answer = client.post("/annotate", data={"g": encode_link(body), "annotator": "A"})
+    assert answer.status_code == 413

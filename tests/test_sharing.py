@@ -248,15 +248,37 @@ def test_the_embed_of_a_link_and_of_a_missing_game(app: Any) -> None:
     assert client.get("/embed/v?g=AAAA").status_code == 400
 
 
+def _share_links_in(body: str, base: str, gid: str, text: str) -> None:
+    assert f'value="{base}/g/{gid}"' in body
+    assert f'value="{base}/g/{gid}?turn=7"' in body
+    assert f"{base}/v?g={encode_link(text)}&amp;turn=7" in body
+    assert f"&lt;iframe src=&#34;{base}/embed/{gid}?turn=7&#34;" in body or \
+        f"&lt;iframe src=&quot;{base}/embed/{gid}?turn=7&quot;" in body
+
+
 def test_the_share_panel_offers_every_link(app: Any) -> None:
+    """Relative links (share.js makes them absolute from the address the reader used)."""
     text = _canonical(SAMPLES / "classic" / "rulebook-scoring.lcn")
     gid = _store(app, text)
     body = app.test_client().get(f"/g/{gid}?turn=7").get_data(as_text=True)
-    assert f"http://localhost/g/{gid}" in body
-    assert f"http://localhost/g/{gid}?turn=7" in body
-    assert f"http://localhost/v?g={encode_link(text)}&amp;turn=7" in body
-    assert f"&lt;iframe src=&#34;http://localhost/embed/{gid}?turn=7&#34;" in body or \
-        f"&lt;iframe src=&quot;http://localhost/embed/{gid}?turn=7&quot;" in body
+    _share_links_in(body, "", gid, text)
+    assert "http://localhost" not in body
+
+
+def test_the_share_links_use_the_configured_base_url(tmp_path: Path) -> None:
+    from site_support import make_app
+
+    app = make_app(tmp_path, {"BASE_URL": "https://lcn.example.org/"})
+    text = _canonical(SAMPLES / "classic" / "rulebook-scoring.lcn")
+    gid = _store(app, text)
+    client = app.test_client()
+    body = client.get(f"/g/{gid}?turn=7", headers={"Host": "evil.example"}).get_data(as_text=True)
+    _share_links_in(body, "https://lcn.example.org", gid, text)
+    assert "evil.example" not in body
+    saved = client.post("/annotate", data={"source": gid, "annotator": "Ann", "format": "json"},
+                        headers={"Host": "evil.example"})
+    assert saved.status_code == 201
+    assert saved.get_json()["url"].startswith("https://lcn.example.org/g/")
 
 
 def test_a_game_is_unlisted(app: Any) -> None:

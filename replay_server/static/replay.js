@@ -1,7 +1,9 @@
 // Instant stepping on a replay page. The server renders every turn as a plain link and every
-// position as HTML (the page holds the current one, one fragment holds them all), so this
-// script renders nothing: it shows and hides positions, moves the move list's highlight and
-// the graph's marker, and keeps ?turn=N in the address bar.
+// position as HTML (the page holds the current one; the others come in server-rendered
+// chunks of data-chunk positions, fetched as the reader steps), so this script renders
+// nothing: it shows and hides positions, moves the move list's highlight (fetching the move
+// list's page of a turn when a long game's list does not show it) and the graph's marker,
+// and keeps ?turn=N in the address bar.
 (function () {
   "use strict";
   var root = document.getElementById("replay");
@@ -10,22 +12,49 @@
   var current = parseInt(root.getAttribute("data-turn"), 10) || 0;
   var positions = {};
   var holder = document.getElementById("positions");
+  var chunk = holder ? parseInt(holder.getAttribute("data-chunk"), 10) || 100 : 100;
   root.querySelectorAll("section.position[data-turn]").forEach(function (section) {
     positions[section.getAttribute("data-turn")] = section;
   });
-  // The page holds the current position; the others come in one server-rendered fragment,
-  // fetched at once. A step asked for before it arrives waits for it; if it cannot be
-  // fetched, the step falls back to the plain link (a page load).
+  // Chunks by number: "loading", "loaded" or "failed". At most KEEP chunks stay in the
+  // page; the ones farthest from the current turn are dropped (and fetched again if needed).
+  var KEEP = 6;
+  var chunks = {};
   var pending = null;
-  var loaded = false;
-  var failed = false;
-  function load() {
-    if (!holder || !holder.getAttribute("data-positions-url") || !window.fetch) { failed = true; return; }
-    fetch(holder.getAttribute("data-positions-url"), { credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) { throw new Error("positions: HTTP " + response.status); }
-        return response.text();
-      })
+  function chunkOf(turn) { return Math.floor(turn / chunk); }
+  function fragmentUrl(name, turn) {
+    var url = new URL(holder.getAttribute(name), window.location.href);
+    url.searchParams.set("turn", String(turn));
+    return url.toString();
+  }
+  function fetchText(url) {
+    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) { throw new Error("HTTP " + response.status); }
+      return response.text();
+    });
+  }
+  function forget() {
+    var held = Object.keys(chunks).filter(function (k) { return chunks[k] === "loaded"; });
+    if (held.length <= KEEP) { return; }
+    var here = chunkOf(current);
+    held.sort(function (a, b) { return Math.abs(b - here) - Math.abs(a - here); });
+    held.slice(0, held.length - KEEP).forEach(function (k) {
+      var n = parseInt(k, 10);
+      for (var t = n * chunk; t < (n + 1) * chunk; t++) {
+        var section = positions[String(t)];
+        if (section && t !== current) { section.remove(); delete positions[String(t)]; }
+      }
+      delete chunks[k];
+    });
+  }
+  function load(number) {
+    if (number < 0 || number > chunkOf(last) || chunks[number]) { return; }
+    if (!holder || !holder.getAttribute("data-positions-url") || !window.fetch) {
+      chunks[number] = "failed";
+      return;
+    }
+    chunks[number] = "loading";
+    fetchText(fragmentUrl("data-positions-url", number * chunk))
       .then(function (html) {
         var template = document.createElement("template");
         template.innerHTML = html;
@@ -36,14 +65,25 @@
           holder.appendChild(section);
           positions[key] = section;
         });
-        loaded = true;
-        root.setAttribute("data-ready", "1");
-        if (pending !== null) { var turn = pending; pending = null; go(turn); }
+        chunks[number] = "loaded";
+        if (chunks[chunkOf(current)] === "loaded") { root.setAttribute("data-ready", "1"); }
+        if (pending !== null && chunkOf(pending) === number) { var turn = pending; pending = null; go(turn); }
+        forget();
       })
       .catch(function () {
-        failed = true;
-        if (pending !== null) { window.location.href = urlFor(pending).toString(); }
+        chunks[number] = "failed";
+        if (pending !== null && chunkOf(pending) === number) {
+          window.location.href = urlFor(pending).toString();
+        }
       });
+  }
+  // The chunk of the current turn, and its neighbour when the turn is near its edge.
+  function prefetch(turn) {
+    var number = chunkOf(turn);
+    load(number);
+    var offset = turn - number * chunk;
+    if (offset >= chunk - 10) { load(number + 1); }
+    if (offset < 10) { load(number - 1); }
   }
   var moves = document.getElementById("moves");
   var marker = document.getElementById("graph-marker");
@@ -72,8 +112,11 @@
     var previous = positions[String(current)];
     var next = positions[String(turn)];
     if (!next) {
-      if (failed) { window.location.href = urlFor(turn).toString(); }
-      else if (!loaded) { pending = turn; }
+      var state = chunks[chunkOf(turn)];
+      if (state === "failed") { window.location.href = urlFor(turn).toString(); return; }
+      pending = turn;
+      root.removeAttribute("data-ready");
+      load(chunkOf(turn));
       return;
     }
     if (previous && previous !== next) { previous.hidden = true; }
@@ -81,6 +124,7 @@
     current = turn;
     root.setAttribute("data-turn", String(turn));
     root.querySelectorAll(".mv.current").forEach(function (el) { el.classList.remove("current"); });
+    showMoves(turn);
     var move = moves ? moves.querySelector('.mv[data-turn="' + turn + '"]') : null;
     if (move) {
       move.classList.add("current");
@@ -109,7 +153,37 @@
     if (window.history && window.history.replaceState) {
       window.history.replaceState(null, "", urlFor(turn).toString());
     }
+    prefetch(turn);
+    if (chunks[chunkOf(turn)] === "loaded") { root.setAttribute("data-ready", "1"); }
     root.dispatchEvent(new CustomEvent("lcn:turn", { bubbles: true, detail: { turn: turn } }));
+  }
+
+  // A long game's move list shows one page of turns: a turn outside it brings its page.
+  var movesWanted = null;
+  function showMoves(turn) {
+    if (!moves || !holder || !holder.getAttribute("data-moves-url") || !window.fetch) { return; }
+    var first = parseInt(moves.getAttribute("data-first"), 10) || 1;
+    var lastShown = parseInt(moves.getAttribute("data-last"), 10);
+    if (isNaN(lastShown) || (turn >= first && turn <= lastShown) || (turn === 0 && first === 1)) { return; }
+    if (movesWanted === turn) { return; }
+    movesWanted = turn;
+    fetchText(fragmentUrl("data-moves-url", turn)).then(function (html) {
+      if (movesWanted !== turn) { return; }
+      var template = document.createElement("template");
+      template.innerHTML = html.trim();
+      var fresh = template.content.querySelector("#moves");
+      if (!fresh) { return; }
+      moves.replaceWith(fresh);
+      moves = fresh;
+      movesWanted = null;
+      moves.querySelectorAll(".mv.current").forEach(function (el) { el.classList.remove("current"); });
+      var move = moves.querySelector('.mv[data-turn="' + current + '"]');
+      if (move) {
+        move.classList.add("current");
+        var box = moves.parentElement;
+        box.scrollTop = Math.max(0, offsetIn(move, box) - box.clientHeight / 2);
+      }
+    }).catch(function () { movesWanted = null; });
   }
 
   function setView(view) {
@@ -195,10 +269,10 @@
       box.scrollTop = Math.max(0, offsetIn(move, box) - box.clientHeight / 2);
     }
   })();
-  load();
+  prefetch(current);
   window.lcnReplay = {
     go: go, last: last,
     turn: function () { return current; },
-    ready: function () { return loaded; }
+    ready: function () { return chunks[chunkOf(current)] === "loaded"; }
   };
 })();

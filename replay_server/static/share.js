@@ -94,6 +94,29 @@
     window.history.replaceState(window.history.state, "", address.toString());
   }
 
+  // The server writes relative links unless it knows its own address (LCN_BASE_URL): they
+  // are made absolute here, from the address this page was really reached at.
+  function absolute(url) {
+    return url ? new URL(url, window.location.href).toString() : url;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("a[data-follow-turn]"), function (link) {
+    link.setAttribute("href", link.href);
+  });
+  if (panel) {
+    ["data-permalink", "data-self-contained", "data-embed"].forEach(function (name) {
+      if (panel.getAttribute(name)) { panel.setAttribute(name, absolute(panel.getAttribute(name))); }
+    });
+    Array.prototype.forEach.call(panel.querySelectorAll("input.share-link"), function (field) {
+      field.value = absolute(field.value);
+    });
+    var embedField = document.getElementById("share-embed");
+    if (embedField && panel.getAttribute("data-embed")) {
+      var shownTurn = new URL(window.location.href).searchParams.get("turn");
+      embedField.value = embedCode(withTurn(panel.getAttribute("data-embed"),
+        shownTurn !== null && /^\d+$/.test(shownTurn) ? parseInt(shownTurn, 10) : null));
+    }
+  }
+
   document.addEventListener("lcn:turn", function (event) {
     if (event.detail && typeof event.detail.turn === "number") {
       update(event.detail.turn);

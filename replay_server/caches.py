@@ -1,0 +1,104 @@
+"""Caches of the site's processes, each bounded by the bytes it holds, not by its entries.
+
+A count of entries bounds nothing when one entry can be a thousand times larger than the
+next (a stored file is a few hundred bytes or two mebibytes, a replay outline grows with
+its turns), so every cache of the site is a :class:`ByteCache`: least recently used first
+out, under a budget in bytes, and an entry larger than a fraction of the budget is not kept
+at all (it would push out everything else for one request).
+
+``functools.lru_cache`` counts entries only, and ``cachetools`` would need a size function
+as well: this small class is the one place that both measures and bounds.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
+
+V = TypeVar("V")
+
+#: An entry larger than this part of its cache's budget is computed but not kept.
+LARGEST_SHARE = 2
+
+
+#: Items of a long sequence measured; the rest are taken to be of their average size.
+SAMPLE = 24
+
+
+def approximate_size(value: Any, _depth: int = 0) -> int:
+    """Bytes that ``value`` holds in memory: containers walked, shared objects counted each
+    time they appear (an overestimate, the safe side for a bound). A long list or tuple is
+    measured on ``SAMPLE`` items spread along it, so that measuring stays cheap beside
+    making the value (the turns of one game are alike)."""
+    size = sys.getsizeof(value)
+    if _depth > 12:
+        return size
+    if isinstance(value, dict):
+        for key, item in value.items():
+            size += approximate_size(key, _depth + 1) + approximate_size(item, _depth + 1)
+    elif isinstance(value, (list, tuple)) and len(value) > SAMPLE:
+        step = len(value) / SAMPLE
+        measured = sum(approximate_size(value[int(i * step)], _depth + 1) for i in range(SAMPLE))
+        size += measured * len(value) // SAMPLE
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            size += approximate_size(item, _depth + 1)
+    elif hasattr(type(value), "__slots__"):
+        for name in type(value).__slots__:
+            size += approximate_size(getattr(value, name, None), _depth + 1)
+    return size
+
+
+class ByteCache(Generic[V]):
+    """A thread-safe least-recently-used map whose entries' sizes sum to at most ``budget``."""
+
+    def __init__(self, budget: int, sizeof: Callable[[Any], int] = approximate_size) -> None:
+        self.budget = budget
+        self.sizeof = sizeof
+        self.size = 0
+        self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable) -> V | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            self._items.move_to_end(key)
+            return item[0]
+
+    def put(self, key: Hashable, value: V, size: int | None = None) -> V:
+        """Keep ``value`` (unless it alone is too large for this cache) and return it."""
+        cost = self.sizeof(value) if size is None else size
+        if cost > self.budget // LARGEST_SHARE:
+            return value
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self._items[key] = (value, cost)
+            self.size += cost
+            while self.size > self.budget and self._items:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.size -= dropped
+        return value
+
+    def get_or_make(self, key: Hashable, make: Callable[[], V]) -> V:
+        found = self.get(key)
+        if found is not None:
+            return found
+        return self.put(key, make())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.size = 0
+
+
+__all__ = ["ByteCache", "approximate_size"]

@@ -1,0 +1,18 @@
+"""``python -m lcn``: the ``lcn`` command, for when its script is not on the PATH.
+
+The command line is imported here, not by ``import lcn``: the library does not pay for
+Click.
+"""
+
+from __future__ import annotations
+
+
+def main() -> None:
+    """Run the ``lcn`` command (``python -m lcn --help``)."""
+    from lcn_cli.main import main as cli_main
+
+    cli_main()
+
+
+if __name__ == "__main__":
+    main()

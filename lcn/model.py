@@ -60,14 +60,14 @@ class Tags(MutableMapping[str, str]):
     ``items``, ``update``, ``pop``, ``setdefault``...); two ``Tags`` are equal when they
     hold the same pairs in the same order (the writer's output would differ otherwise).
 
-    >>> tags = Tags({"Player1": "Ada"})
-    >>> tags.update(Player2="Bo", Event="Club night")
-    >>> list(tags)
-    ['Player1', 'Player2', 'Event']
-    >>> tags.pop("Event")
-    'Club night'
-    >>> dict(tags)
-    {'Player1': 'Ada', 'Player2': 'Bo'}
+        >>> tags = Tags({"Player1": "Ada"})
+        >>> tags.update(Player2="Bo", Event="Club night")
+        >>> list(tags)
+        ['Player1', 'Player2', 'Event']
+        >>> tags.pop("Event")
+        'Club night'
+        >>> dict(tags)
+        {'Player1': 'Ada', 'Player2': 'Bo'}
     """
 
     __slots__ = ("_items", "lines")
@@ -217,15 +217,15 @@ class GameRecord(_Deferrable):
     ``str(game)`` is the game's canonical LCN (what :func:`lcn.write_game` writes), as
     ``str`` of a python-chess game is its PGN; ``repr`` is one short line.
 
-    >>> from lcn import read_game
-    >>> game = read_game('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nr5/d xb2/D *\\n')
-    >>> print(game, end="")
-    [Player1 "Ada"]
-    [Player2 "Bo"]
-    <BLANKLINE>
-    1. R5/d xB2/d *
-    >>> game
-    <GameRecord classic: Ada vs Bo, 2 turns, *, line 1>
+        >>> from lcn import read_game
+        >>> game = read_game('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nr5/d xb2/D *\\n')
+        >>> print(game, end="")
+        [Player1 "Ada"]
+        [Player2 "Bo"]
+        <BLANKLINE>
+        1. R5/d xB2/d *
+        >>> game
+        <GameRecord classic: Ada vs Bo, 2 turns, *, line 1>
     """
 
     tags: Tags = field(default_factory=Tags)

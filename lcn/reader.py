@@ -830,9 +830,9 @@ def _only_comment(line: str, pos: int) -> bool:
 def read_games(source: Source, *, strict: bool = False) -> Iterator[GameRecord]:
     """Stream the games of a file, path, file object, bytes or string, one at a time.
 
-    >>> games = list(read_games('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nYw/d *\\n'))
-    >>> games[0].turns[0].text
-    'Yw/d'
+        >>> games = list(read_games('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nYw/d *\\n'))
+        >>> games[0].turns[0].text
+        'Yw/d'
     """
     return iter(Reader(source, strict=strict))
 
@@ -846,12 +846,12 @@ def read_game(source: Source, *, strict: bool = False) -> GameRecord | None:
     left just after it, so that a loop reads every game, as python-chess's ``read_game``
     does with PGN:
 
-    >>> import io
-    >>> handle = io.BytesIO(b'[Player1 "Ada"]\\n\\nR5/d *\\n\\n[Player1 "Bo"]\\n\\nB2/d *\\n')
-    >>> while (game := read_game(handle)) is not None:
-    ...     print(game.tags["Player1"], game.turns[0].text)
-    Ada R5/d
-    Bo B2/d
+        >>> import io
+        >>> handle = io.BytesIO(b'[Player1 "Ada"]\\n\\nR5/d *\\n\\n[Player1 "Bo"]\\n\\nB2/d *\\n')
+        >>> while (game := read_game(handle)) is not None:
+        ...     print(game.tags["Player1"], game.turns[0].text)
+        Ada R5/d
+        Bo B2/d
 
     A file that can seek is read line by line and set back to the start of the line that
     begins the next game, so each game is what :func:`read_games` gives (line numbers count

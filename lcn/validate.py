@@ -202,10 +202,10 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
     check (:class:`ExpressReport`), unless snapshots or running scores are asked for or
     ``express`` is False; the report is the same either way.
 
-    >>> from lcn import read_game
-    >>> report = validate_record(read_game('[Player1 "A"]\\n[Player2 "B"]\\n\\nR5/d R4/d *\\n'))
-    >>> report.valid
-    True
+        >>> from lcn import read_game
+        >>> report = validate_record(read_game('[Player1 "A"]\\n[Player2 "B"]\\n\\nR5/d R4/d *\\n'))
+        >>> report.valid
+        True
     """
     deferred = record.deferred
     if variant is None:

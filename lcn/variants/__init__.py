@@ -71,6 +71,13 @@ def find_variant(name: str) -> Variant | None:
 
 
 def variant_names() -> list[str]:
+    """The names of every registered variant, sorted.
+
+    The built-in ones, and those that other packages register (``lcn.variants`` entry points):
+
+        >>> variant_names()[:3]
+        ['classic', 'rivals', 'rollwrite']
+    """
     _load()
     return sorted(_REGISTRY)
 

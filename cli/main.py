@@ -11,8 +11,9 @@ import io
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import click
 
@@ -35,10 +36,14 @@ from .io import (
 )
 from .progress import Progress, TrackedRun
 
+if TYPE_CHECKING:
+    from lcn.parallel import SentReport
+
 FORMATS = click.Choice(["text", "json"])
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _glob_option(verb: str) -> Any:
+def _glob_option(verb: str) -> Callable[[_F], _F]:
     return click.option("--glob", "pattern", default=DEFAULT_GLOB, show_default=True,
                         help=f"the files to {verb} in a directory given as FILES "
                              "(searched at every depth, in sorted order)")
@@ -75,7 +80,7 @@ def _display_name(name: str) -> str:
     return "<stdin>" if name == "-" else name
 
 
-def _game_title(report: GameReport) -> str:
+def _game_title(report: GameReport | SentReport) -> str:
     players = " vs ".join(report.players) or "no players"
     return f"game {report.index} ({report.record.variant_name}: {players}, line {report.record.line})"
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 def main() -> None:
     """Run the ``lcn`` command (``python -m lcn --help``)."""
-    from lcn_cli.main import main as cli_main
+    import importlib
 
-    cli_main()
+    # Imported by name: the command's package is installed as lcn_cli from cli/.
+    importlib.import_module("lcn_cli.main").main()
 
 
 if __name__ == "__main__":

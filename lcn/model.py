@@ -182,7 +182,7 @@ class _Deferrable:
         # Only reached for an attribute that is not set: ``turns`` of a deferred record.
         if name == "turns" and self.deferred is not None:
             self.expand()
-            return self.turns  # type: ignore[attr-defined]
+            return self.turns
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
@@ -196,14 +196,14 @@ class _Deferrable:
     def defer(self, movetext: DeferredMovetext) -> None:
         """Keep the movetext unread: ``turns`` stays unset until it is asked for."""
         self._movetext = movetext
-        del self.turns  # type: ignore[attr-defined]
+        del self.turns
 
     def expand(self) -> None:
         """Read the deferred movetext into turns now (a no-op when there is none)."""
         movetext = self.deferred
         if movetext is not None:
             del self._movetext
-            self.turns = []  # type: ignore[attr-defined]
+            self.turns: list[Turn] = []  # type: ignore[misc]  # a slot of GameRecord
             movetext.expand(self)  # type: ignore[arg-type]
 
 

@@ -19,7 +19,7 @@ grammar, so it highlights every variant and never fails on a damaged record.
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import (
@@ -50,7 +50,7 @@ class LCNLexer(RegexLexer):
     filenames: ClassVar[list[str]] = ["*.lcn"]
     mimetypes: ClassVar[list[str]] = ["text/x-lcn"]
 
-    tokens: ClassVar[dict[str, list]] = {  # type: ignore[assignment]
+    tokens: ClassVar[dict[str, list[Any]]] = {
         "root": [
             (r'^([ \t]*)(\[)([ \t]*)([A-Za-z0-9][A-Za-z0-9_+#=:-]*)([ \t]+)(")',
              bygroups(Whitespace, Punctuation, Whitespace, Name.Tag, Whitespace, String.Double),

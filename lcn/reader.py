@@ -18,7 +18,7 @@ import re
 import unicodedata
 import warnings
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .diagnostics import Diagnostic, LCNError, Severity
 from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
@@ -26,7 +26,14 @@ from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
 if TYPE_CHECKING:
     from .variants import Variant
 
-Source = str | bytes | os.PathLike | IO[bytes] | IO[str]
+class BinaryStream(Protocol):
+    """Any object that reads bytes as a binary file does (a pipe's reader, for one)."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+    def readline(self, limit: int = -1, /) -> bytes: ...
+
+
+Source = str | bytes | os.PathLike[str] | IO[bytes] | IO[str] | BinaryStream
 
 #: Longest line read as text; a longer one is reported and skipped (bounded memory).
 MAX_LINE = 1 << 20
@@ -240,7 +247,7 @@ class _Joined:
         return data if len(data) == size else data + self.tail.read(size - len(data))
 
 
-def _find_variant(name: str) -> Variant | None:
+def _find_variant(name: str) -> Variant[Any, Any] | None:
     """The registry's ``find_variant``, imported on first use (the variants import the
     reader's model); every game asks, so the import is not repeated each time."""
     global _find_variant
@@ -255,7 +262,7 @@ class _DeferredLines:
 
     __slots__ = ("lines", "numbered", "split", "variant")
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant[Any, Any]) -> None:
         self.lines: list[tuple[int, int, str]] = []  # (line number, start, text)
         #: The game's variant, as the Variant tag names it.
         self.variant = variant
@@ -432,7 +439,7 @@ def _usual_tag(builder: _Builder, line: str, number: int) -> bool:
     if line[:1] != "[" or "\\" in line or "\r" in line:
         return False
     match = _TAG.match(line)
-    return match is not None and builder.game.tags.add_read(*match.groups(), number)
+    return match is not None and builder.game.tags.add_read(match[1], match[2], number)
 
 
 def _parse_tag(builder: _Builder, line: str, number: int) -> None:
@@ -551,15 +558,18 @@ class Reader:
 
         for number, line in lines:
             last_line = number
-            if state == "tags" and not pending and _usual_tag(builder, line, number):
+            # In the tags and movetext states there is a builder (no assert on this path).
+            if state == "tags" and not pending and _usual_tag(builder, line, number):  # type: ignore[arg-type]
                 continue  # the next tag line of a tag section (as below, without the rest)
-            if state == "movetext" and comment is None and not pending \
-                    and builder.deferred is not None and line[:1] not in _NOT_MOVETEXT_START \
-                    and line.isprintable() and line.isascii() and "{" not in line \
-                    and ";" not in line and "}" not in line and builder.keep(line, number, 0):
+            if (state == "movetext" and comment is None and not pending
+                    and builder.deferred is not None  # type: ignore[union-attr]
+                    and line[:1] not in _NOT_MOVETEXT_START
+                    and line.isprintable() and line.isascii() and "{" not in line
+                    and ";" not in line and "}" not in line
+                    and builder.keep(line, number, 0)):  # type: ignore[union-attr]
                 # A plain movetext line kept unread for the express check: what the lexer
                 # below does with it (``_lex``), without the steps that cannot apply.
-                game = builder.game
+                game = builder.game  # type: ignore[union-attr]
                 if game.movetext_line is None:
                     game.movetext_line = number
                 if game.termination is not None:
@@ -898,23 +908,24 @@ class _HandleLines:
     is counted in bytes from one ``tell()``.
     """
 
-    def __init__(self, handle: IO[bytes] | IO[str], text: bool) -> None:
-        self.handle = handle
+    def __init__(self, handle: Any, text: bool) -> None:
+        #: Any file-like object: seek and tell are used when it has them.
+        self.handle: Any = handle
         self.text = text
         self.last_start: int | None = None
         self.at_end = False
         self.start = 0
         try:
-            self.seekable = bool(handle.seekable())
+            self.seekable = bool(self.handle.seekable())
             if self.seekable:
-                self.start = handle.tell()
+                self.start = self.handle.tell()
         except (AttributeError, OSError, ValueError):
             self.seekable = False  # no seek, or tell() refused (a file iterated with next())
         self.position = self.start
         self.source: Source = _TextLineSource(self) if text else _BinaryLineSource(self)  # type: ignore[assignment]
 
     @classmethod
-    def of(cls, handle: IO[bytes] | IO[str]) -> _HandleLines:
+    def of(cls, handle: IO[bytes] | IO[str] | BinaryStream) -> _HandleLines:
         if isinstance(handle, io.TextIOBase):
             return cls(handle, True)
         if not isinstance(handle, (io.RawIOBase, io.BufferedIOBase)) and hasattr(handle, "read"):
@@ -926,7 +937,7 @@ class _HandleLines:
             self.last_start = self.handle.tell()
         else:
             self.last_start = self.position
-        line = self.handle.readline(limit)
+        line: bytes | str = self.handle.readline(limit)
         if not line:
             self.at_end = True
         elif not self.text:
@@ -945,7 +956,7 @@ class _TextLineSource(io.TextIOBase):
     def __init__(self, lines: _HandleLines) -> None:
         self._lines = lines
 
-    def readline(self, size: int | None = -1, /) -> str:
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
         return self._lines.readline(-1 if size is None else size)  # type: ignore[return-value]
 
 
@@ -983,6 +994,7 @@ def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
                     yield _tags(items, lines), game_line
                 items, lines, game_line = {}, {}, number
                 in_tags = True
+            assert items is not None  # set by the first tag line of the section
             match = _TAG.match(line) if first == "[" else None
             if match is not None and "\\" not in line and "\r" not in line:
                 # The usual tag line, taken as it is; the first of two values is kept.

@@ -884,15 +884,18 @@ def read_game(source: Source, *, strict: bool = False) -> GameRecord | None:
         lines.give_back(reader._until_blank)
 
 
-#: What makes a str look like a file name rather than a game: one line, no white space,
-#: a path separator or a file name's suffix, and no termination.
-_PATH_LIKE = re.compile(r"[^\s\[{;*]*(?:[/\\][^\s\[{;*]*|\.[A-Za-z][A-Za-z0-9]{0,4})")
+#: What makes a str look like a file name rather than a game: one word ending in a file
+#: name's suffix (``games.lcn``, ``log.txt.gz``); a move never ends so.
+_PATH_LIKE = re.compile(r"[^\s\[\]{};*]+\.[A-Za-z][A-Za-z0-9]{0,4}")
 
 
 def _warn_if_path(text: str) -> None:
-    """Warn when the text given as a game looks like a file name (a common mistake)."""
+    """Warn when the text given as a game looks like a file name (a common mistake): one
+    word with a file name's suffix, or the name of a file or folder that is there."""
     name = text.strip()
-    if name and len(name) < 4096 and _PATH_LIKE.fullmatch(name) and not _RESULT.search(name):
+    if not name or len(name) > 4096 or any(c.isspace() for c in name) or _RESULT.search(name):
+        return
+    if _PATH_LIKE.fullmatch(name) or os.path.exists(name):
         warnings.warn(
             f"read_game({name!r}): a str is read as the text of a game, and this one looks "
             f"like a file name; to read the file, pass a Path: read_game(Path({name!r}))",

@@ -111,13 +111,15 @@ def test_tags_is_a_mutable_mapping_that_keeps_the_order() -> None:
 
 
 def test_read_game_warns_when_a_str_looks_like_a_file_name() -> None:
-    for name in ("games.lcn", "samples/classic/match.lcn", "C:\\games\\x.lcn"):
+    for name in ("games.lcn", "samples/classic/match.lcn", "C:\\games\\x.lcn", str(SAMPLES)):
         with pytest.warns(UserWarning, match="looks like a file name"):
             lcn.read_game(name)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         lcn.read_game('[Player1 "Ada"]\n[Player2 "Bo"]\n\nR5/d *\n')
         lcn.read_game("R5/d xB2/d *")
+        lcn.read_game("R5/d")
+        lcn.read_game("xB2/d!")
         lcn.read_game("R5/d 57:-12")
         lcn.read_game(Path(SAMPLE_FILES[0]))
 

@@ -26,7 +26,7 @@ from lcn.importers import (
 )
 from lcn.model import GameRecord
 
-from .io import InputError, render_diagnostic, source_lines, write_atomically
+from .io import INPUT_PATH, InputError, render_diagnostic, source_lines, write_atomically
 
 
 def _read(name: str) -> bytes:
@@ -53,7 +53,7 @@ def _show(diagnostics: list[Diagnostic], display: str, data: bytes, quiet: bool)
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
 @click.option("--from", "source_format", type=click.Choice([n for n, _ in formats()]),
               default=None, help="the input format (detected when left out)")
 @click.option("--to", "target_format", type=click.Choice([n for n, _ in output_formats()]),

@@ -22,6 +22,7 @@ from lcn.validate import validate_record
 from lcn.variants.classic_play import strip_deal
 
 from .io import (
+    INPUT_PATH,
     AtomicFile,
     InputError,
     OutputError,
@@ -38,7 +39,7 @@ def _display(name: str) -> str:
 
 
 @click.command("deal")
-@click.argument("file")
+@click.argument("file", type=INPUT_PATH)
 @click.option("--keep", type=click.Choice(["1", "2", "none"]), default="none", show_default=True,
               help="whose view to keep: Player1's or Player2's hand and draws, or none")
 @click.option("-o", "--output", "output", default="-", show_default=True,

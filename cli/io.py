@@ -36,6 +36,50 @@ class InputError(click.ClickException):
         super().__init__(printable(message))
 
 
+#: The type of every file argument: a path, or '-' for standard input. Being a path is
+#: what lets the shell complete file names (``_LCN_COMPLETE=bash_source lcn``, see the
+#: README); readability is checked when the file is opened, with the command's own message.
+INPUT_PATH = click.Path(allow_dash=True, path_type=str)
+#: The files a directory argument stands for, unless --glob says otherwise.
+DEFAULT_GLOB = "*.lcn"
+
+
+def expand_inputs(names: Iterable[str], pattern: str = DEFAULT_GLOB) -> list[str]:
+    """The files to read: each directory replaced by its files matching ``pattern``.
+
+    A directory is searched at every depth, as ruff, black and pytest do, skipping hidden
+    files and folders (``.git``, ``.venv``), in sorted order, so that the output is the same
+    on every machine. A directory with no such file is an input error: nothing would be
+    checked, which is not a success.
+    """
+    files: list[str] = []
+    for name in names:
+        path = Path(name)
+        if name == "-" or not path.is_dir():
+            files.append(name)
+            continue
+        found = sorted(
+            (match for match in path.rglob(pattern)
+             if match.is_file() and not any(part.startswith(".")
+                                            for part in match.relative_to(path).parts)),
+            key=lambda match: match.relative_to(path).parts)
+        if not found:
+            raise InputError(f"no file matching '{pattern}' in the directory '{name}' "
+                             "(--glob chooses another pattern)")
+        files.extend(str(match) for match in found)
+    return files
+
+
+def jobs_option_value(jobs: int) -> int:
+    """``--jobs``: 0 is one process per core this process may run on."""
+    if jobs:
+        return jobs
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity on this system (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
 #: The most recent bytes of standard input kept by :class:`StdinStream`, for the carets.
 KEPT_INPUT = 8 << 20
 #: Bytes asked of standard input at a time.

@@ -11,8 +11,9 @@ import io
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import click
 
@@ -20,11 +21,15 @@ import lcn
 from lcn.validate import GameReport, MatchChecks, ValidationRun
 
 from .io import (
+    DEFAULT_GLOB,
+    INPUT_PATH,
     AtomicFile,
     InputError,
     OutputError,
     SourceLines,
     StdinStream,
+    expand_inputs,
+    jobs_option_value,
     json_text,
     open_input,
     open_source,
@@ -35,7 +40,17 @@ from .io import (
 )
 from .progress import Progress, TrackedRun
 
+if TYPE_CHECKING:
+    from lcn.parallel import SentReport
+
 FORMATS = click.Choice(["text", "json"])
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _glob_option(verb: str) -> Callable[[_F], _F]:
+    return click.option("--glob", "pattern", default=DEFAULT_GLOB, show_default=True,
+                        help=f"the files to {verb} in a directory given as FILES "
+                             "(searched at every depth, in sorted order)")
 
 
 class _Commands(click.Group):
@@ -69,7 +84,7 @@ def _display_name(name: str) -> str:
     return "<stdin>" if name == "-" else name
 
 
-def _game_title(report: GameReport) -> str:
+def _game_title(report: GameReport | SentReport) -> str:
     players = printable(" vs ".join(report.players) or "no players")
     variant = printable(report.record.variant_name)
     return f"game {report.index} ({variant}: {players}, line {report.record.line})"
@@ -102,23 +117,28 @@ def _dump(data: Any) -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True,
               help="text for people, json for programs")
 @click.option("-q", "--quiet", is_flag=True, help="print only the problems and the summary")
 @click.option("--warnings/--no-warnings", default=True, show_default=True,
               help="show warnings as well as errors")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="validate with this many processes: the same output, in the same order")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="validate with this many processes (0: one per core): the same output, "
+                   "in the same order")
 @click.option("--no-progress", is_flag=True,
               help="never show the progress line (shown on a terminal for long inputs)")
+@_glob_option("validate")
 def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs: int,
-             no_progress: bool) -> None:
-    """Check every game of FILES ('-' for standard input) against the rules.
+             no_progress: bool, pattern: str) -> None:
+    """Check every game of FILES ('-' for standard input, a directory for its .lcn files)
+    against the rules.
 
     Prints every problem like a compiler (file:line:column, the rule it breaks, the source
     line and a caret) and a summary per game.
     """
+    files = tuple(expand_inputs(files, pattern))
+    jobs = jobs_option_value(jobs)
     color = sys.stdout.isatty() and fmt == "text"
     games_json = _StreamedGames()
     files_json: list[dict[str, Any]] = []
@@ -201,10 +221,14 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def score(files: tuple[str, ...], fmt: str) -> None:
-    """Score every game of FILES: each player's expeditions, totals and match totals."""
+@click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True,
+              help="text for people, json for programs")
+@_glob_option("score")
+def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
+    """Score every game of FILES ('-' for standard input, a directory for its .lcn files):
+    each player's expeditions, totals and match totals."""
+    files = tuple(expand_inputs(files, pattern))
     games_json: list[dict[str, Any]] = []
     any_invalid = io_error = False
     matches = MatchChecks()  # a match may go on from one file to the next
@@ -272,11 +296,13 @@ def score(files: tuple[str, ...], fmt: str) -> None:
 
 
 @cli.command("fmt")
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
 @click.option("--check", is_flag=True, help="exit 1 if a file is not in canonical form")
 @click.option("--write", "write_", is_flag=True, help="rewrite the files in place (atomically)")
-def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
-    """Write FILES in canonical form (to standard output unless --check or --write).
+@_glob_option("format")
+def fmt_command(files: tuple[str, ...], check: bool, write_: bool, pattern: str) -> None:
+    """Write FILES in canonical form (to standard output unless --check or --write); a
+    directory stands for its .lcn files.
 
     A file whose text cannot be read completely (a malformed tag line, a bad encoding) is
     never rewritten: fix what `lcn validate` reports first. --write replaces each file
@@ -286,6 +312,7 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool) -> None:
     """
     if check and write_:
         raise click.UsageError("--check and --write exclude each other")
+    files = tuple(expand_inputs(files, pattern))
     unformatted = []
     status = 0
     for name in files:
@@ -360,14 +387,15 @@ def _format_one(name: str, source: Path, check: bool, write_: bool,
 
 
 @cli.command()
-@click.argument("file")
+@click.argument("file", type=INPUT_PATH)
 @click.option("--game", "game_no", type=click.IntRange(min=1), default=1, show_default=True,
               help="which game of the file")
 @click.option("--turn", type=click.IntRange(min=0), default=None,
               help="show the position after this turn (0: the deal); default: the last")
 @click.option("--view", type=click.Choice(["all", "1", "2", "3", "4", "5", "none"]), default="all",
               show_default=True, help="whose hand to show")
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True,
+              help="text for people, json for programs (the position as data)")
 def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None:
     """Show the position of a game after a turn: the table, hands when known, the scores."""
     source = open_input(file)

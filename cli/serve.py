@@ -28,9 +28,10 @@ def serve(host: str, port: int, data_dir: str | None) -> None:
     try:
         from replay_server import create_app
         from replay_server.config import ConfigError
-    except ModuleNotFoundError as exc:  # pragma: no cover - a broken installation
-        raise click.ClickException(f"the replay site is not installed ({exc.name} is missing): "
-                                   "pip install 'lcn[server]'") from None
+    except ModuleNotFoundError as exc:  # the core install: the library and the command only
+        raise click.ClickException(
+            f"the replay site needs the server extra ({exc.name} is not installed): "
+            "pip install 'lost-cities-notation[server]'") from None
     overrides = {}
     if data_dir is not None:
         overrides["DATA_DIR"] = data_dir

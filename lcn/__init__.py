@@ -17,6 +17,8 @@ False
 R4 cannot follow R5 in Ada's red expedition: each card must be higher than the one before
 """
 
+from importlib import metadata as _metadata
+
 from .diagnostics import Diagnostic, LCNError, Severity
 from .model import GameRecord, Tags, Turn
 from .reader import Reader, read_game, read_games, read_headers
@@ -24,7 +26,11 @@ from .validate import GameReport, ValidationRun, validate, validate_games, valid
 from .variants import Variant, find_variant, register_variant, variant_names
 from .writer import write_game, write_games
 
-__version__ = "1.0.0"
+try:
+    #: The installed distribution's version: written once, in pyproject.toml.
+    __version__: str = _metadata.version("lost-cities-notation")
+except _metadata.PackageNotFoundError:  # pragma: no cover - a source tree never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "Diagnostic", "GameRecord", "GameReport", "LCNError", "Reader", "Severity", "Tags", "Turn",

@@ -8,14 +8,15 @@ termination. Rules live in the variants; this module knows nothing about any gam
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, overload
 
 from .diagnostics import Diagnostic
 
 _part_start = itemgetter(0)
+_T = TypeVar("_T")
 
 #: Suffix glyphs and the numeric annotation they stand for (as in PGN).
 SUFFIX_GLYPHS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -54,15 +55,33 @@ class Turn:
         return self.line, self.column + offset
 
 
-class Tags:
-    """Ordered tag pairs: order is kept, names are unique, unknown tags are kept."""
+class Tags(MutableMapping[str, str]):
+    """Ordered tag pairs: a mutable mapping that keeps the order tags were written in.
+
+    Names are unique, unknown tags are kept, and a value cannot hold a line break (the
+    writer could not give it back). Every dict method works (``keys``, ``values``,
+    ``items``, ``update``, ``pop``, ``setdefault``...); two ``Tags`` are equal when they
+    hold the same pairs in the same order (the writer's output would differ otherwise).
+
+        >>> tags = Tags({"Player1": "Ada"})
+        >>> tags.update(Player2="Bo", Event="Club night")
+        >>> list(tags)
+        ['Player1', 'Player2', 'Event']
+        >>> tags.pop("Event")
+        'Club night'
+        >>> dict(tags)
+        {'Player1': 'Ada', 'Player2': 'Bo'}
+    """
 
     __slots__ = ("_items", "lines")
 
-    def __init__(self, items: dict[str, str] | None = None) -> None:
+    def __init__(self, items: Mapping[str, str] | None = None) -> None:
         self._items: dict[str, str] = dict(items or {})
         #: The line each tag was read from (absent for tags set by a program).
         self.lines: dict[str, int] = {}
+        for name, value in self._items.items():
+            if "\n" in value or "\r" in value:
+                raise ValueError(f"tag {name!r}: a tag value cannot contain a line break")
 
     def __getitem__(self, name: str) -> str:
         return self._items[name]
@@ -86,7 +105,11 @@ class Tags:
         return len(self._items)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Tags) and list(self._items.items()) == list(other._items.items())
+        if isinstance(other, Tags):
+            return list(self._items.items()) == list(other._items.items())
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dict
 
     def __repr__(self) -> str:
         return f"Tags({self._items!r})"
@@ -107,13 +130,27 @@ class Tags:
         self.lines[name] = line
         return True
 
-    def get(self, name: str, default: str | None = None) -> str | None:
+    @overload
+    def get(self, name: str, /) -> str | None: ...
+    @overload
+    def get(self, name: str, /, default: str | _T) -> str | _T: ...
+
+    def get(self, name: str, /, default: object = None) -> object:
+        # dict.get at once: the reader and the validator ask on every game.
         return self._items.get(name, default)
 
-    def items(self) -> list[tuple[str, str]]:
-        return list(self._items.items())
+    def popitem(self) -> tuple[str, str]:
+        """Remove and return the last tag, as ``dict.popitem`` does."""
+        name, value = self._items.popitem()
+        self.lines.pop(name, None)
+        return name, value
+
+    def clear(self) -> None:
+        self._items.clear()
+        self.lines.clear()
 
     def copy(self) -> Tags:
+        """A copy with the same tags, order and line numbers."""
         other = Tags(self._items)
         other.lines = dict(self.lines)
         return other
@@ -148,7 +185,7 @@ class _Deferrable:
         # Only reached for an attribute that is not set: ``turns`` of a deferred record.
         if name == "turns" and self.deferred is not None:
             self.expand()
-            return self.turns  # type: ignore[attr-defined]
+            return self.turns
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
@@ -162,23 +199,36 @@ class _Deferrable:
     def defer(self, movetext: DeferredMovetext) -> None:
         """Keep the movetext unread: ``turns`` stays unset until it is asked for."""
         self._movetext = movetext
-        del self.turns  # type: ignore[attr-defined]
+        del self.turns
 
     def expand(self) -> None:
         """Read the deferred movetext into turns now (a no-op when there is none)."""
         movetext = self.deferred
         if movetext is not None:
             del self._movetext
-            self.turns = []  # type: ignore[attr-defined]
+            self.turns: list[Turn] = []  # type: ignore[misc]  # a slot of GameRecord
             movetext.expand(self)  # type: ignore[arg-type]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class GameRecord(_Deferrable):
     """One game of a file: tags, comments before the first turn, turns, termination.
 
     ``diagnostics`` holds what the reader found (syntax and encoding); the validator adds
     the rule checks to its own report and leaves the record as read.
+
+    ``str(game)`` is the game's canonical LCN (what :func:`lcn.write_game` writes), as
+    ``str`` of a python-chess game is its PGN; ``repr`` is one short line.
+
+        >>> from lcn import read_game
+        >>> game = read_game('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nr5/d xb2/D *\\n')
+        >>> print(game, end="")
+        [Player1 "Ada"]
+        [Player2 "Bo"]
+        <BLANKLINE>
+        1. R5/d xB2/d *
+        >>> game
+        <GameRecord classic: Ada vs Bo, 2 turns, *, line 1>
     """
 
     tags: Tags = field(default_factory=Tags)
@@ -192,6 +242,18 @@ class GameRecord(_Deferrable):
     termination_line: int | None = None
     termination_column: int | None = None
     movetext_line: int | None = None
+
+    def __str__(self) -> str:
+        from .writer import write_game  # the writer builds on this module
+
+        return write_game(self)
+
+    def __repr__(self) -> str:
+        players = " vs ".join(self.players()) or "no players"
+        # A deferred record is not read into turns just to be shown.
+        turns = "turns not read yet" if self.deferred is not None else f"{len(self.turns)} turns"
+        return (f"<GameRecord {self.variant_name}: {players}, {turns}, "
+                f"{self.termination or 'no termination'}, line {self.line}>")
 
     @property
     def variant_name(self) -> str:

@@ -43,7 +43,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
@@ -352,7 +352,7 @@ class SentReport:
     __slots__ = ("complete", "diagnostics", "extra", "index", "over", "players", "record", "totals",
                  "turn_count", "variant")
 
-    def __init__(self, index: int, record: SentRecord, variant: Variant | None,
+    def __init__(self, index: int, record: SentRecord, variant: Variant[Any, Any] | None,
                  diagnostics: list[Diagnostic], players: list[str], totals: list[int] | None,
                  over: bool, complete: bool, turn_count: int, extra: dict[str, Any]) -> None:
         self.index = index
@@ -367,8 +367,13 @@ class SentReport:
         self.extra = extra
 
     # The same definitions as a whole report's, so that both print alike.
-    valid = GameReport.valid
-    to_json = GameReport.to_json
+    if TYPE_CHECKING:  # what they are for this class (they read only the fields above)
+        @property
+        def valid(self) -> bool: ...
+        def to_json(self) -> dict[str, Any]: ...
+    else:
+        valid = GameReport.valid
+        to_json = GameReport.to_json
 
 
 class _Workers:
@@ -566,10 +571,10 @@ class ParallelRun:
         index = 0
         crlf_seen = False
         matches = self.matches
-        variants: dict[str, Variant | None] = {}
+        variants: dict[str, Variant[Any, Any] | None] = {}
         for _part, outcome in self._results(source):
             for packed in outcome.games:
-                if type(packed) is int:  # a run of plain games, counted only
+                if isinstance(packed, int):  # a run of plain games, counted only
                     index += packed
                     self.unreported += packed
                     if self.on_counted is not None:

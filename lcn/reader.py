@@ -16,8 +16,9 @@ import io
 import os
 import re
 import unicodedata
+import warnings
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .diagnostics import Diagnostic, LCNError, Severity
 from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
@@ -25,7 +26,14 @@ from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
 if TYPE_CHECKING:
     from .variants import Variant
 
-Source = str | bytes | os.PathLike | IO[bytes] | IO[str]
+class BinaryStream(Protocol):
+    """Any object that reads bytes as a binary file does (a pipe's reader, for one)."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+    def readline(self, limit: int = -1, /) -> bytes: ...
+
+
+Source = str | bytes | os.PathLike[str] | IO[bytes] | IO[str] | BinaryStream
 
 #: Longest line read as text; a longer one is reported and skipped (bounded memory).
 MAX_LINE = 1 << 20
@@ -239,7 +247,7 @@ class _Joined:
         return data if len(data) == size else data + self.tail.read(size - len(data))
 
 
-def _find_variant(name: str) -> Variant | None:
+def _find_variant(name: str) -> Variant[Any, Any] | None:
     """The registry's ``find_variant``, imported on first use (the variants import the
     reader's model); every game asks, so the import is not repeated each time."""
     global _find_variant
@@ -254,7 +262,7 @@ class _DeferredLines:
 
     __slots__ = ("lines", "numbered", "split", "variant")
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant[Any, Any]) -> None:
         self.lines: list[tuple[int, int, str]] = []  # (line number, start, text)
         #: The game's variant, as the Variant tag names it.
         self.variant = variant
@@ -431,7 +439,7 @@ def _usual_tag(builder: _Builder, line: str, number: int) -> bool:
     if line[:1] != "[" or "\\" in line or "\r" in line:
         return False
     match = _TAG.match(line)
-    return match is not None and builder.game.tags.add_read(*match.groups(), number)
+    return match is not None and builder.game.tags.add_read(match[1], match[2], number)
 
 
 def _parse_tag(builder: _Builder, line: str, number: int) -> None:
@@ -507,6 +515,10 @@ class Reader:
     cut between two games (``lcn.parallel`` validates such parts in several processes).
     """
 
+    #: Stop at the first blank line after a game's termination (``read_game`` on a stream
+    #: that cannot seek back to the start of the next game).
+    _until_blank = False
+
     def __init__(self, source: Source, *, strict: bool = False, first_line: int = 1,
                  express: bool = False) -> None:
         self.source = source
@@ -546,15 +558,18 @@ class Reader:
 
         for number, line in lines:
             last_line = number
-            if state == "tags" and not pending and _usual_tag(builder, line, number):
+            # In the tags and movetext states there is a builder (no assert on this path).
+            if state == "tags" and not pending and _usual_tag(builder, line, number):  # type: ignore[arg-type]
                 continue  # the next tag line of a tag section (as below, without the rest)
-            if state == "movetext" and comment is None and not pending \
-                    and builder.deferred is not None and line[:1] not in _NOT_MOVETEXT_START \
-                    and line.isprintable() and line.isascii() and "{" not in line \
-                    and ";" not in line and "}" not in line and builder.keep(line, number, 0):
+            if (state == "movetext" and comment is None and not pending
+                    and builder.deferred is not None  # type: ignore[union-attr]
+                    and line[:1] not in _NOT_MOVETEXT_START
+                    and line.isprintable() and line.isascii() and "{" not in line
+                    and ";" not in line and "}" not in line
+                    and builder.keep(line, number, 0)):  # type: ignore[union-attr]
                 # A plain movetext line kept unread for the express check: what the lexer
                 # below does with it (``_lex``), without the steps that cannot apply.
-                game = builder.game
+                game = builder.game  # type: ignore[union-attr]
                 if game.movetext_line is None:
                     game.movetext_line = number
                 if game.termination is not None:
@@ -582,6 +597,8 @@ class Reader:
                 start = 0
                 head = line.lstrip()
                 if not head:
+                    if state == "after" and self._until_blank:
+                        break  # read_game on a stream that cannot seek: the game is read
                     if state == "tags":
                         state = "movetext"
                         assert builder is not None
@@ -827,16 +844,138 @@ def _only_comment(line: str, pos: int) -> bool:
 def read_games(source: Source, *, strict: bool = False) -> Iterator[GameRecord]:
     """Stream the games of a file, path, file object, bytes or string, one at a time.
 
-    >>> games = list(read_games('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nYw/d *\\n'))
-    >>> games[0].turns[0].text
-    'Yw/d'
+        >>> games = list(read_games('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nYw/d *\\n'))
+        >>> games[0].turns[0].text
+        'Yw/d'
     """
     return iter(Reader(source, strict=strict))
 
 
 def read_game(source: Source, *, strict: bool = False) -> GameRecord | None:
-    """The first game of a source, or None when it holds no game."""
-    return next(iter(Reader(source, strict=strict)), None)
+    """One game from a source, or None when it holds no more games.
+
+    A str is the text of the games itself (a Path is a file to read): ``read_game("x.lcn")``
+    warns, since that reads the name as a game. From a path, bytes or a str this is the
+    first game. From an open file, text or binary, it is the next game, and the file is
+    left just after it, so that a loop reads every game, as python-chess's ``read_game``
+    does with PGN:
+
+        >>> import io
+        >>> handle = io.BytesIO(b'[Player1 "Ada"]\\n\\nR5/d *\\n\\n[Player1 "Bo"]\\n\\nB2/d *\\n')
+        >>> while (game := read_game(handle)) is not None:
+        ...     print(game.tags["Player1"], game.turns[0].text)
+        Ada R5/d
+        Bo B2/d
+
+    A file that can seek is read line by line and set back to the start of the line that
+    begins the next game, so each game is what :func:`read_games` gives (line numbers count
+    from where the read started). From a stream that cannot seek (a pipe), a game ends at
+    the first blank line after its termination, as games are written; a next game that
+    follows with no blank line in between loses its first line there: use
+    :func:`read_games` on such a stream.
+    """
+    if isinstance(source, str):
+        _warn_if_path(source)
+    if isinstance(source, (str, bytes, os.PathLike)):
+        return next(iter(Reader(source, strict=strict)), None)
+    lines = _HandleLines.of(source)
+    reader = Reader(lines.source, strict=strict)
+    reader._until_blank = not lines.seekable
+    games = iter(reader)
+    try:
+        return next(games, None)
+    finally:
+        lines.give_back(reader._until_blank)
+
+
+#: What makes a str look like a file name rather than a game: one word ending in a file
+#: name's suffix (``games.lcn``, ``log.txt.gz``); a move never ends so.
+_PATH_LIKE = re.compile(r"[^\s\[\]{};*]+\.[A-Za-z][A-Za-z0-9]{0,4}")
+
+
+def _warn_if_path(text: str) -> None:
+    """Warn when the text given as a game looks like a file name (a common mistake): one
+    word with a file name's suffix, or the name of a file or folder that is there."""
+    name = text.strip()
+    if not name or len(name) > 4096 or any(c.isspace() for c in name) or _RESULT.search(name):
+        return
+    if _PATH_LIKE.fullmatch(name) or os.path.exists(name):
+        warnings.warn(
+            f"read_game({name!r}): a str is read as the text of a game, and this one looks "
+            f"like a file name; to read the file, pass a Path: read_game(Path({name!r}))",
+            UserWarning, stacklevel=3)
+
+
+class _HandleLines:
+    """An open file read a line at a time for :func:`read_game`, to be set back after a game.
+
+    The reader reads a line too far (the first line of the next game tells it that a game
+    has ended): this remembers where that line began, to seek back to it. A text file's
+    position is an opaque number from ``tell()``, taken before each line; a binary file's
+    is counted in bytes from one ``tell()``.
+    """
+
+    def __init__(self, handle: Any, text: bool) -> None:
+        #: Any file-like object: seek and tell are used when it has them.
+        self.handle: Any = handle
+        self.text = text
+        self.last_start: int | None = None
+        self.at_end = False
+        self.start = 0
+        try:
+            self.seekable = bool(self.handle.seekable())
+            if self.seekable:
+                self.start = self.handle.tell()
+        except (AttributeError, OSError, ValueError):
+            self.seekable = False  # no seek, or tell() refused (a file iterated with next())
+        self.position = self.start
+        self.source: Source = _TextLineSource(self) if text else _BinaryLineSource(self)  # type: ignore[assignment]
+
+    @classmethod
+    def of(cls, handle: IO[bytes] | IO[str] | BinaryStream) -> _HandleLines:
+        if isinstance(handle, io.TextIOBase):
+            return cls(handle, True)
+        if not isinstance(handle, (io.RawIOBase, io.BufferedIOBase)) and hasattr(handle, "read"):
+            return cls(handle, isinstance(handle.read(0), str))
+        return cls(handle, False)
+
+    def readline(self, limit: int = -1) -> bytes | str:
+        if self.seekable and self.text:
+            self.last_start = self.handle.tell()
+        else:
+            self.last_start = self.position
+        line: bytes | str = self.handle.readline(limit)
+        if not line:
+            self.at_end = True
+        elif not self.text:
+            self.position += len(line)
+        return line
+
+    def give_back(self, until_blank: bool) -> None:
+        """Set the file back to the start of the line read past the game."""
+        if self.seekable and not self.at_end and not until_blank and self.last_start is not None:
+            self.handle.seek(self.last_start)
+
+
+class _TextLineSource(io.TextIOBase):
+    """A text file's lines through :class:`_HandleLines` (a text source to ``_Lines``)."""
+
+    def __init__(self, lines: _HandleLines) -> None:
+        self._lines = lines
+
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
+        return self._lines.readline(-1 if size is None else size)  # type: ignore[return-value]
+
+
+class _BinaryLineSource:
+    """A binary file's lines through :class:`_HandleLines`: it only reads lines, so
+    ``_Lines`` never reads a block past the game."""
+
+    def __init__(self, lines: _HandleLines) -> None:
+        self._lines = lines
+
+    def readline(self, limit: int = -1) -> bytes:
+        return self._lines.readline(limit)  # type: ignore[return-value]
 
 
 def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
@@ -862,6 +1001,7 @@ def read_headers(source: Source) -> Iterator[tuple[Tags, int]]:
                     yield _tags(items, lines), game_line
                 items, lines, game_line = {}, {}, number
                 in_tags = True
+            assert items is not None  # set by the first tag line of the section
             match = _TAG.match(line) if first == "[" else None
             if match is not None and "\\" not in line and "\r" not in line:
                 # The usual tag line, taken as it is; the first of two values is kept.

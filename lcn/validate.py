@@ -24,7 +24,7 @@ class GameReport:
 
     index: int
     record: GameRecord
-    variant: Variant | None
+    variant: Variant[Any, Any] | None
     diagnostics: list[Diagnostic]
     state: Any = None
     score: Score | None = None
@@ -87,7 +87,7 @@ class ExpressReport(GameReport):
     (``lcn validate``, the JSON form, match totals) never ask for them.
     """
 
-    def __init__(self, index: int, record: GameRecord, variant: Variant,
+    def __init__(self, index: int, record: GameRecord, variant: Variant[Any, Any],
                  result: ExpressResult) -> None:
         self.index = index
         self.record = record
@@ -109,7 +109,7 @@ class ExpressReport(GameReport):
         self.__dict__.setdefault("_state", full.state)
         self.__dict__.setdefault("_score", full.score)
 
-    @property  # type: ignore[override]
+    @property
     def state(self) -> Any:
         if "_state" not in self.__dict__:
             self._full()
@@ -119,11 +119,12 @@ class ExpressReport(GameReport):
     def state(self, value: Any) -> None:
         self.__dict__["_state"] = value
 
-    @property  # type: ignore[override]
+    @property
     def score(self) -> Score | None:
         if "_score" not in self.__dict__:
             self._full()
-        return self.__dict__["_score"]
+        score: Score | None = self.__dict__["_score"]
+        return score
 
     @score.setter
     def score(self, value: Score | None) -> None:
@@ -138,7 +139,7 @@ class ExpressReport(GameReport):
         return list(self._result.totals)
 
 
-def _express(record: GameRecord, index: int, variant: Variant) -> GameReport | None:
+def _express(record: GameRecord, index: int, variant: Variant[Any, Any]) -> GameReport | None:
     """The report of a game the variant's express check decides, or None.
 
     The reader keeps a game's movetext unread (``Reader(express=True)``) when it is words
@@ -193,7 +194,7 @@ def parse_termination(text: str) -> list[int] | None:
     return [int(part) for part in parts]
 
 
-def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | None = None,
+def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any, Any] | None = None,
                     keep_snapshots: bool = False, keep_running: bool = False,
                     express: bool = True) -> GameReport:
     """Validate one game; the record is left as read.
@@ -202,10 +203,10 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
     check (:class:`ExpressReport`), unless snapshots or running scores are asked for or
     ``express`` is False; the report is the same either way.
 
-    >>> from lcn import read_game
-    >>> report = validate_record(read_game('[Player1 "A"]\\n[Player2 "B"]\\n\\nR5/d R4/d *\\n'))
-    >>> report.valid
-    True
+        >>> from lcn import read_game
+        >>> report = validate_record(read_game('[Player1 "A"]\\n[Player2 "B"]\\n\\nR5/d R4/d *\\n'))
+        >>> report.valid
+        True
     """
     deferred = record.deferred
     if variant is None:
@@ -296,13 +297,13 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
     report.over = applying and is_over(state)
     report.score = variant.score(state)
     if applying:
-        for problem in variant.end_problems(state, record):
-            diagnostics.append(_tag_diagnostic(record, problem))
+        for end_problem in variant.end_problems(state, record):
+            diagnostics.append(_tag_diagnostic(record, end_problem))
     _check_termination(report, variant)
     return report
 
 
-def _check_termination(report: GameReport, variant: Variant) -> None:
+def _check_termination(report: GameReport, variant: Variant[Any, Any]) -> None:
     record = report.record
     diagnostics = report.diagnostics
     text = record.termination

@@ -71,14 +71,16 @@ class _Lines:
 
 
 def write_game(record: GameRecord, *, width: int = WIDTH) -> str:
-    """The canonical text of one game, ending with a newline.
+    """The canonical text of one game, ending with a newline (also ``str(record)``).
 
-    >>> from lcn import read_game
-    >>> print(write_game(read_game('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nr5/d {good} xb2/D *')), end="")
-    [Player1 "Ada"]
-    [Player2 "Bo"]
-    <BLANKLINE>
-    1. R5/d {good} xB2/d *
+    Tags in their order, then the turns numbered and wrapped at ``width`` characters:
+
+        >>> from lcn import read_game
+        >>> print(write_game(read_game('[Player1 "Ada"]\\n[Player2 "Bo"]\\n\\nr5/d {good} xb2/D *')), end="")
+        [Player1 "Ada"]
+        [Player2 "Bo"]
+        <BLANKLINE>
+        1. R5/d {good} xB2/d *
     """
     parts: list[str] = [f'[{name} "{escape_tag(value)}"]' for name, value in record.tags.items()]
     variant = find_variant(record.variant_name)

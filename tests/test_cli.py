@@ -51,7 +51,7 @@ def test_validate_exit_statuses(folder: Path) -> None:
     assert run("validate", str(folder / "valid.lcn"), str(folder / "invalid.lcn")).exit_code == 1
     missing = run("validate", str(folder / "valid.lcn"), str(folder / "nope.lcn"))
     assert missing.exit_code == 2 and "cannot read" in missing.stderr
-    assert run("validate", str(folder)).exit_code == 2  # a directory
+    assert run("validate", str(folder)).exit_code == 1  # a directory: its .lcn files
     assert run("validate").exit_code == 2  # no file
     assert run("validate", "--format", "xml", str(folder / "valid.lcn")).exit_code == 2
 

@@ -197,12 +197,14 @@ def test_lcn_validate_jobs_prints_the_same_as_one_job(tmp_path: Path, fmt: str) 
         assert json.loads(both[1])["summary"]["games"] >= 90  # a damage may start a game
 
 
-def test_lcn_validate_jobs_reads_standard_input_and_refuses_zero(tmp_path: Path) -> None:
+def test_lcn_validate_jobs_reads_standard_input_and_refuses_below_zero(tmp_path: Path) -> None:
     text = "\n".join(_games(10, 11))
     one = CliRunner().invoke(cli, ["validate", "-"], input=text)
     several = CliRunner().invoke(cli, ["validate", "-j", "2", "-"], input=text)
     assert (several.exit_code, several.stdout) == (one.exit_code, one.stdout) == (0, one.stdout)
-    refused = CliRunner().invoke(cli, ["validate", "-j", "0", "-"], input=text)
+    per_core = CliRunner().invoke(cli, ["validate", "-j", "0", "-"], input=text)
+    assert (per_core.exit_code, per_core.stdout) == (0, one.stdout)
+    refused = CliRunner().invoke(cli, ["validate", "-j", "-1", "-"], input=text)
     assert refused.exit_code == 2
     assert "--jobs" in refused.stderr
     missing = CliRunner().invoke(cli, ["validate", "-j", "2", str(tmp_path / "none.lcn")])

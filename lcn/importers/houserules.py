@@ -54,7 +54,7 @@ def insert_tag(record: GameRecord, name: str, value: str,
     if name in record.tags:
         record.tags[name] = value
         return
-    items = record.tags.items()
+    items = list(record.tags.items())
     at = next((i for i, (tag, _) in enumerate(items) if tag in before), len(items))
     tags = Tags()
     for tag, text in items[:at]:

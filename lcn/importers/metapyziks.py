@@ -46,7 +46,7 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..diagnostics import Severity
+from ..diagnostics import Diagnostic, Severity
 from ..model import GameRecord
 from ..validate import validate_record
 from ..variants.classic import CLASSIC_5, CLASSIC_6, COLOUR_NAMES, ClassicConfig, parse_cards, parse_move
@@ -238,7 +238,7 @@ class MetapyziksImporter(Importer):
     def read(self, text: str) -> Conversion:
         records: list[GameRecord] = []
         sources: list[SourceMap | None] = []
-        problems = []
+        problems: list[Diagnostic] = []
         diagnostics = []
         for line, column, word in _strings(text):
             try:

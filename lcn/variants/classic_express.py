@@ -186,9 +186,9 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
     totals = []
     for player in range(2):
         total = 0
-        for column in columns[player * colours:(player + 1) * colours]:
-            if column:
-                total += (sum(column) - cost) * (1 + column.count(0)) + (
-                    bonus if len(column) >= bonus_length else 0)
+        for cards in columns[player * colours:(player + 1) * colours]:
+            if cards:
+                total += (sum(cards) - cost) * (1 + cards.count(0)) + (
+                    bonus if len(cards) >= bonus_length else 0)
         totals.append(total)
     return ExpressResult(players, totals, over, len(words))

@@ -58,7 +58,7 @@ def _plan(table: _Table, player: int, rng: random.Random, skill: float) -> Class
         if _can_place(exp, card):
             if exp:
                 gap = card_value(card) - _top(exp) - 1 if card[1] != "w" else 0
-                value = 9 - gap - 3 * lower
+                value: float = 9 - gap - 3 * lower
             elif card[1] == "w":
                 value = (potential - 14) / 2 + 2 * len(same) - 4 - (20 if late else 0)
             else:
@@ -178,7 +178,8 @@ def strip_deal(record: GameRecord, keep: int | None = None, *,
     >>> write_game(view).count("/d=") == sum(t.text.endswith("/d") for t in game.turns[::2])
     True
     """
-    from .classic import MoveSyntaxError, parse_cards
+    from .base import MoveSyntaxError
+    from .classic import parse_cards
     from .classic import parse_move as parse
 
     deal_tags = ("Hand1", "Hand2", "Deck")

@@ -611,24 +611,24 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                     f"the piles hold {count} {card} cards ({', '.join(tags)}), but the game has "
                     f"{full[card]}", tag=tags[-1]))
             state.free[card] = max(0, full[card] - count)
-        tag = next((t for t in ("PileSizes", "Pile4", "Pile3", "Pile2", "Pile1")
+        pile_tag = next((t for t in ("PileSizes", "Pile4", "Pile3", "Pile2", "Pile1")
                     if t in record.tags), None)
         if any(size < 1 for size in final):
             problems.append(Problem(
                 "pile-invalid", "V-SETUP-PILES",
                 f"pile sizes {' '.join(map(str, final))}: every pile holds at least one card",
-                tag=tag))
+                tag=pile_tag))
             final = [PILE_SIZE] * PILE_COUNT
         elif sum(final) != TOTAL_CARDS:
             problems.append(Problem(
                 "pile-invalid", "V-SETUP-PILES",
                 f"the four piles hold {sum(final)} cards ({' + '.join(map(str, final))}); together "
-                f"they hold all {TOTAL_CARDS}", tag=tag))
+                f"they hold all {TOTAL_CARDS}", tag=pile_tag))
         elif max(final) - min(final) > 2:
             problems.append(Problem(
                 "pile-uneven", "V-SETUP-PILES",
                 f"pile sizes {' '.join(map(str, final))}: the rulebook asks for more or less equal "
-                "piles", Severity.WARNING, tag=tag))
+                "piles", Severity.WARNING, tag=pile_tag))
         state.sizes = final
         for index, pile in enumerate(state.pile_cards):
             if pile is not None and len(pile) != final[index]:

@@ -69,7 +69,7 @@ def _card_gain(table: _Table, player: int, card: str, top: int, wagers: int, num
     value = card_value(card)
     if value < top:
         return -99.0
-    gain = footprints(card) * (1 + wagers)
+    gain: float = footprints(card) * (1 + wagers)
     if numbers == BONUS_NUMBERS - 1:
         gain += BONUS_POINTS * (0.5 + left / 2)
     low = max(top, 2)

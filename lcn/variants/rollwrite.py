@@ -1111,7 +1111,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         for step in choice.steps:
             counts[step.colour] = counts.get(step.colour, 0) + (0 if step.top else 1)
         taken: dict[str, int] = {}
-        boxes = []
+        boxes: list[dict[str, Any]] = []
         for step in choice.steps:
             if step.top:
                 boxes.append({"colour": step.colour, "box": None, "value": None, "top": True,

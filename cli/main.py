@@ -313,7 +313,7 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool, pattern: str)
     if check and write_:
         raise click.UsageError("--check and --write exclude each other")
     files = tuple(expand_inputs(files, pattern))
-    unformatted = []
+    unformatted: list[str] = []
     status = 0
     for name in files:
         try:

@@ -50,7 +50,7 @@ def _turns(report: GameReport, seats: list[int | None]) -> list[dict[str, Any]]:
     return turns
 
 
-def walk(record: GameRecord, variant: Variant, applied: int, wanted: range | None = None
+def walk(record: GameRecord, variant: Variant[Any, Any], applied: int, wanted: range | None = None
          ) -> tuple[list[int | None], dict[int, dict[str, Any]]]:
     """Play the first ``applied`` turns again: who is to move before each turn, and the
     positions numbered in ``wanted`` (0: before the first turn), nothing else.

@@ -433,10 +433,10 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         config, problems = self.config_for(record)
         state = ClassicState(config, self.players(record))
         tags = set(record.tags)
-        for seat in _other_seats(tags):
+        for extra in _other_seats(tags):
             problems.append(Problem("player-count", "C-SETUP-PLAYERS",
-                                    f"classic Lost Cities is for 2 players, but Player{seat} is "
-                                    "given", tag=f"Player{seat}"))
+                                    f"classic Lost Cities is for 2 players, but Player{extra} is "
+                                    "given", tag=f"Player{extra}"))
         for seat in (1, 2):
             if f"Player{seat}" not in tags:
                 problems.append(Problem("missing-tag", "C-SETUP-PLAYERS",

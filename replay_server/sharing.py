@@ -324,7 +324,7 @@ def _check_known_field(name: str, turns: int) -> None:
     if name in _FORM_FIELDS:
         return
     kind, _, number = name.partition("-")
-    if kind in ("comment", "glyph") and number.isdigit():
+    if kind in ("comment", "glyph") and number.isascii() and number.isdigit():
         if 1 <= int(number) <= turns:
             return
         raise AnnotationError(f"the field {name} names turn {number}, but the game has {turns} turns")

@@ -95,6 +95,8 @@ def test_other_games_of_a_file_are_untouched() -> None:
     (1, {"comment-999": "x"}, "names turn 999"),
     (1, {"comment-0": "x"}, "names turn 0"),
     (1, {"comment-x": "x"}, "unknown field"),
+    (1, {"comment-\u00b2": "x"}, "unknown field"),  # a superscript two is no turn number
+    (1, {"glyph-\uff12": "!"}, "unknown field"),
     (1, {"bogus": "x"}, "unknown field"),
     (9, {}, "game 9 does not exist"),
 ])

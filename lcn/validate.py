@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, hint
 from .model import GameRecord
 from .reader import RESULT_PATTERN, Reader, Source
 from .variants import MoveSyntaxError, Problem, Score, Variant, find_variant, variant_names
@@ -168,7 +168,7 @@ def _express(record: GameRecord, index: int, variant: Variant) -> GameReport | N
 def _tag_diagnostic(record: GameRecord, problem: Problem) -> Diagnostic:
     line = record.tags.lines.get(problem.tag or "", record.line)
     return Diagnostic(problem.code, problem.message, problem.severity, line, 1 if line else None,
-                      None, problem.rule)
+                      None, problem.rule, hint=problem.hint)
 
 
 def _turn_diagnostic(turn_no: int, turn: Any, problem: Problem | MoveSyntaxError,
@@ -176,7 +176,7 @@ def _turn_diagnostic(turn_no: int, turn: Any, problem: Problem | MoveSyntaxError
     line, column = turn.position_of(problem.offset)
     return Diagnostic(problem.code, problem.message,
                       getattr(problem, "severity", severity), line, column, turn_no,
-                      problem.rule, max(problem.length, 1))
+                      problem.rule, max(problem.length, 1), hint=problem.hint)
 
 
 #: Most digits of a score in a termination (longer ones are an error, never converted).
@@ -234,6 +234,9 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
 
     applying = True
     over_reported = False
+    #: Written move numbers minus expected ones since the last wrong number: a turn left out
+    #: (or written twice) shifts every later number, and only the first shift is reported.
+    number_shift = 0
     parse = variant.parse_move
     apply = variant.apply
     is_over = variant.is_over
@@ -244,14 +247,18 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
         if turn.number is not None and applying:
             expected, plain = variant.move_number(state, i)
             problem = None
-            if turn.number != expected:
-                problem = f"move number {turn.number} where {expected} was expected"
+            advice = None
+            if turn.number != expected + number_shift:
+                problem = f"move number {turn.number} where {expected + number_shift} was expected"
+                advice = hint("number-shift", number=turn.number)
+                number_shift = turn.number - expected
             elif word_unit and (turn.number_dots >= 3) == plain:
                 want = f"{expected}." if plain else f"{expected}... (or no number)"
                 problem = f"move number with {turn.number_dots} dot(s) here: expected {want}"
             if problem is not None:
                 diagnostics.append(Diagnostic("move-number", problem, Severity.ERROR, turn.line,
-                                              turn.column, turn_no, "LCN-MOVE-NUMBER"))
+                                              turn.column, turn_no, "LCN-MOVE-NUMBER",
+                                              hint=advice))
         if not turn.text:
             diagnostics.append(Diagnostic("move-syntax", "empty turn: expected a move after the "
                                           "move number", Severity.ERROR, turn.line, turn.column,
@@ -271,10 +278,11 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
             if not over_reported:
                 over_reported = True
                 extra = len(record.turns) - i
+                severity, note = _consequence(diagnostics)
                 diagnostics.append(Diagnostic(
                     "after-game-end", f"the game ended at turn {i} ({variant.end_reason(state)}); "
                     f"this turn{' and the ' + str(extra - 1) + ' after it' if extra > 1 else ''} "
-                    "cannot be played", Severity.ERROR, turn.line, turn.column, turn_no,
+                    f"cannot be played{note}", severity, turn.line, turn.column, turn_no,
                     variant.rule_game_over, len(turn.text)))
             continue
         broken = apply(state, move)
@@ -328,18 +336,32 @@ def _check_termination(report: GameReport, variant: Variant) -> None:
         return
     if not report.complete:
         return
+    severity, note = _consequence(diagnostics)
     if not report.over:
         diagnostics.append(Diagnostic(
             "game-unfinished", f"the record ends before the game does "
-            f"({variant.progress(report.state)}): end an unfinished record with `*`",
-            Severity.ERROR, line, column, None, variant.rule_result, len(text)))
+            f"({variant.progress(report.state)}): end an unfinished record with `*`{note}",
+            severity, line, column, None, variant.rule_result, len(text)))
         return
     assert report.score is not None
     if scores != report.score.totals:
         computed = ":".join(str(t) for t in report.score.totals)
         diagnostics.append(Diagnostic(
-            "result-mismatch", f"the final scores are {computed}, not {text}", Severity.ERROR,
+            "result-mismatch", f"the final scores are {computed}, not {text}{note}", severity,
             line, column, None, variant.rule_result, len(text)))
+
+
+def _consequence(diagnostics: list[Diagnostic]) -> tuple[Severity, str]:
+    """How to report a problem that an earlier error in a turn may explain.
+
+    A turn left out, written twice or mangled changes the game from there on: the end comes
+    sooner or later and the scores differ. Once a turn broke a rule, those consequences are
+    warnings that name it, so that one slip gives one error; the game is invalid anyway.
+    """
+    first = next((d for d in diagnostics if d.is_error and d.turn is not None), None)
+    if first is None:
+        return Severity.ERROR, ""
+    return Severity.WARNING, f" (which may follow from the error at turn {first.turn})"
 
 
 def validate_games(records: Iterable[GameRecord], **options: Any) -> Iterator[GameReport]:

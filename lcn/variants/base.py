@@ -36,14 +36,18 @@ class Problem:
     offset: int = 0
     length: int = 0
     tag: str | None = None
+    #: What was probably meant and how to write it (``lcn.diagnostics.HINTS``).
+    hint: str | None = None
 
 
 class MoveSyntaxError(ValueError):
     """A turn's text is not a move of the variant; ``offset`` is where it goes wrong."""
 
     def __init__(self, message: str, offset: int = 0, length: int = 1,
-                 code: str = "move-syntax", rule: str = "LCN-MOVE") -> None:
+                 code: str = "move-syntax", rule: str = "LCN-MOVE",
+                 hint: str | None = None) -> None:
         super().__init__(message)
+        self.hint = hint
         self.message = message
         self.offset = offset
         self.length = length

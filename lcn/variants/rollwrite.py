@@ -57,10 +57,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..diagnostics import hint
 from .base import MoveSyntaxError, Problem, Score, Variant
 from .rivals import player_tokens as _letter_tokens
 
@@ -596,7 +597,7 @@ class RollWriteState:
     """The sheets after some turns, the bridges, and what is known of the layout."""
 
     __slots__ = ("bridges", "evidence", "given", "kinds", "last", "layout_source", "names",
-                 "players", "sheets", "tokens", "turn")
+                 "players", "sheets", "shift", "tokens", "turn")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -614,12 +615,15 @@ class RollWriteState:
         self.evidence: dict[tuple[str, int, str], tuple[int, int]] = {}
         self.layout_source = "record"
         self.turn = 0
+        #: Seats the rolls moved on by after a turn was rolled by another player than the one
+        #: due (a turn left out or written twice): the record is followed from there on.
+        self.shift = 0
         self.last: RollWriteMove | None = None
 
     @property
     def roller(self) -> int:
         """The seat that rolls the next turn (Player1 rolls first, then clockwise)."""
-        return self.turn % self.players
+        return (self.turn + self.shift) % self.players
 
     @property
     def over(self) -> bool:
@@ -733,10 +737,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     def apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
         problems: list[Problem] = []
-        roller = state.roller
+        roller = self._check_order(state, move, state.roller, problems)
         turn = state.turn + 1
         names = state.names
-        self._check_order(state, move, roller, problems)
         colours = list(move.colours)
         numbers = list(move.numbers)
         before = [{c: s.filled(c) for c in COLUMNS} for s in state.sheets]
@@ -746,7 +749,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             is_roller = choice.seat == roller
             pool = (colours, numbers) if is_roller or available is None else available
             if choice.kind != "refuse":
+                found = len(problems)
                 self._check_dice(state, choice, pool, is_roller, move, problems)
+                if len(problems) > found:
+                    choice = self._likely_choice(state, choice, pool)
             if is_roller:
                 if choice.kind == "refuse":
                     available = (colours, numbers)
@@ -796,8 +802,25 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     @staticmethod
     def _check_order(state: RollWriteState, move: RollWriteMove, roller: int,
-                     problems: list[Problem]) -> None:
+                     problems: list[Problem]) -> int:
+        """Check the seats of the choices and return the seat that rolled.
+
+        When the choices are every player's once, clockwise, but from another seat than
+        the one due to roll, a turn was most likely left out or written twice: that is
+        reported once, and the rolls go on from the seat the record shows.
+        """
         names = state.names
+        first = move.choices[0].seat if move.choices else roller
+        rotation = [(first + step) % state.players for step in range(state.players)]
+        if first != roller and [c.seat for c in move.choices] == rotation:
+            problems.append(Problem(
+                "turn-order", "RW-TURN-ORDER",
+                f"{names[roller]} rolls turn {state.turn + 1} (the roll goes clockwise from "
+                f"{names[state.shift]}), so {names[roller]}'s choice comes first, not "
+                f"{names[first]}'s", offset=move.choices[0].offset,
+                length=move.choices[0].length, hint=hint("roller", written=names[first])))
+            state.shift = (state.shift + first - roller) % state.players
+            return first
         expected = [(roller + step) % state.players for step in range(state.players)]
         seen: list[int] = []
         for index, choice in enumerate(move.choices):
@@ -812,7 +835,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     and expected[index] not in seen:
                 if index == 0:
                     message = (f"{names[roller]} rolls turn {state.turn + 1} (the roll goes "
-                               f"clockwise from {names[0]}), so {names[roller]}'s choice comes "
+                               f"clockwise from {names[state.shift]}), so {names[roller]}'s choice comes "
                                f"first, not {names[choice.seat]}'s")
                 else:
                     message = (f"{names[choice.seat]}'s choice is out of order: the choices "
@@ -828,6 +851,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 f"no choice for {', '.join(missing)}: every player writes something or refuses "
                 f"(`{state.tokens[expected[0]]}:-`) on every roll",
                 offset=last.offset + last.length, length=1))
+        return roller
 
     @staticmethod
     def _check_dice(state: RollWriteState, choice: Choice, pool: tuple[list[str], list[int]],
@@ -861,6 +885,35 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             "not-rolled", "RW-TURN-OTHERS-DICE",
             f"{name} cannot use {dice_text}: the roll is {roll}", offset=first.offset,
             length=first.length))
+
+    @staticmethod
+    def _likely_choice(state: RollWriteState, choice: Choice,
+                       pool: tuple[list[str], list[int]]) -> Choice:
+        """The choice most likely meant when it names a die that was not there to take.
+
+        A colour or a number miswritten is the usual slip: when exactly one die of the pool
+        in its place would make a legal write, the choice is applied with that die, so the
+        player's sheet stays as it was at the table and later turns are checked against it.
+        Otherwise the choice is applied as written.
+        """
+        if choice.kind != "write" or choice.die is None:
+            return choice
+        colours, numbers = pool
+        colour, die = choice.colour, choice.die
+        sheet = state.sheets[choice.seat]
+        candidates = []
+        for c in ([colour] if colour in colours else sorted(set(colours))):
+            for d in ([die] if die in numbers else sorted(set(numbers))):
+                filled = sheet.numbers[c]
+                value = 10 if d == 0 else d
+                if (d != 0 or filled) and len(filled) < BOXES \
+                        and value >= (filled[-1] if filled else 0):
+                    candidates.append((c, d))
+        if len(candidates) != 1:
+            return choice
+        c, d = candidates[0]
+        first = replace(choice.steps[0], colour=c)
+        return choice._replace(die=d, steps=(first, *choice.steps[1:]))
 
     def _choose(self, state: RollWriteState, choice: Choice, turn: int,
                 problems: list[Problem]) -> None:
@@ -1096,7 +1149,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             "layout_source": state.layout_source,
             "roll": None if last is None else {"colours": list(last.colours),
                                                "numbers": list(last.numbers)},
-            "roller": None if last is None else (state.turn - 1) % state.players,
+            "roller": None if last is None else (state.turn - 1 + state.shift) % state.players,
             "choices": choices,
             "scores": score.totals,
             "breakdown": score.breakdown,
@@ -1137,7 +1190,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         lines.append(f"After turn {state.turn}: {status}")
         last = state.last
         if last is not None:
-            roller = (state.turn - 1) % state.players
+            roller = (state.turn - 1 + state.shift) % state.players
             said = ", ".join(f"{names[c.seat]} {self._describe(c)}" for c in last.choices)
             lines.append(f"Roll of {names[roller]}: {format_roll(last.colours, last.numbers)}; "
                          f"{said}")
@@ -1210,6 +1263,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         other.evidence = dict(state.evidence)
         other.layout_source = state.layout_source
         other.turn = state.turn
+        other.shift = state.shift
         other.last = state.last
         return other
 

@@ -47,7 +47,10 @@ class Diagnostic:
         return self.severity is Severity.ERROR
 
     def to_json(self) -> dict[str, Any]:
-        """The fixed JSON shape of ``lcn validate --format json`` (more keys may follow)."""
+        """The fixed JSON shape of ``lcn validate --format json`` (more keys may follow).
+
+        ``hint`` is added only when the diagnostic has one.
+        """
         return {
             "code": self.code,
             "severity": self.severity.value,
@@ -57,7 +60,7 @@ class Diagnostic:
             "turn": self.turn,
             "rule": self.rule,
             "length": self.length,
-            "hint": self.hint,
+            **({"hint": self.hint} if self.hint else {}),
         }
 
     def format(self, filename: str = "<input>") -> str:
@@ -92,10 +95,12 @@ HINTS: dict[str, str] = {
                     "take: write the 0 die as `{colour}10` to write 10 in the next box",
     "pile-sizes": "the piles are taken to hold {sizes} cards: a record whose piles were divided "
                   "otherwise says so with [PileSizes \"{example}\"]",
+    "pile-sizes-tag": "write [PileSizes \"{sizes}\"] to say so",
     "keyword-typo": "did you mean `{meant}`?",
     "turn-seat": "{written} opens the auction: if a turn is missing before this one, {written} "
                  "plays on from here",
     "repeated-turn": "this turn repeats the one before it, word for word: it is left out",
+    "seat-slip": "if this is {name}'s choice, write it `{token}:...`",
     "roller": "{written} rolls this turn: the rolls go on clockwise from {written}",
 }
 

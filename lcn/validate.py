@@ -8,7 +8,7 @@ variant. Problems become diagnostics placed at the exact line and column of the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .diagnostics import Diagnostic, Severity, hint
@@ -237,6 +237,11 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
     #: Written move numbers minus expected ones since the last wrong number: a turn left out
     #: (or written twice) shifts every later number, and only the first shift is reported.
     number_shift = 0
+    #: The first turn that broke a rule: the problems of later turns that its variant lists
+    #: as consequences (``Variant.consequences``) are warnings that name it.
+    first_error: int | None = None
+    previous_applied = False
+    scanned = 0
     parse = variant.parse_move
     apply = variant.apply
     is_over = variant.is_over
@@ -285,9 +290,43 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
                     f"cannot be played{note}", severity, turn.line, turn.column, turn_no,
                     variant.rule_game_over, len(turn.text)))
             continue
-        broken = apply(state, move)
+        if i and turn.text == record.turns[i - 1].text and previous_applied:
+            # The same turn twice in a row: legal at times (two uncovers of a card that has
+            # two copies), but when playing it again breaks a rule it was written twice: its
+            # problems are reported, the first with a hint, and it is left out.
+            trial = variant.copy_state(state)
+            attempt = apply(trial, move)
+            again = [p for p in attempt if p.severity is Severity.ERROR]
+            if again:
+                again[0].hint = again[0].hint or hint("repeated-turn")
+                for problem in attempt:
+                    if problem is not again[0] and problem.code in variant.consequences:
+                        problem = replace(problem, severity=Severity.WARNING)
+                    diagnostics.append(_turn_diagnostic(turn_no, turn, problem))
+                previous_applied = False
+                if snapshots is not None:
+                    snapshots.append(variant.snapshot(state))
+                if running is not None:
+                    running.append(variant.score(state).totals)
+                continue
+            state = trial
+            broken = attempt
+        else:
+            broken = apply(state, move)
+        previous_applied = True
+        while first_error is None and scanned < len(diagnostics):
+            if diagnostics[scanned].is_error and diagnostics[scanned].turn is not None:
+                first_error = diagnostics[scanned].turn
+            scanned += 1
         if broken:
-            diagnostics.extend(_turn_diagnostic(turn_no, turn, problem) for problem in broken)
+            slipped = first_error is not None
+            for problem in broken:
+                if slipped and problem.severity is Severity.ERROR \
+                        and problem.code in variant.consequences:
+                    problem = replace(problem, severity=Severity.WARNING,
+                                      message=f"{problem.message} (which may follow from the "
+                                              f"error at turn {first_error})")
+                diagnostics.append(_turn_diagnostic(turn_no, turn, problem))
         if keeping:
             if snapshots is not None:
                 snapshots.append(variant.snapshot(state))

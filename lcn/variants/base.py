@@ -98,6 +98,10 @@ class Variant(ABC, Generic[S, M]):
     #: Whether :meth:`express_check` can decide games (the reader then keeps their plain
     #: movetext unread for it).
     express: ClassVar[bool] = False
+    #: Codes of problems that, once an earlier turn broke a rule, most likely follow from it
+    #: (the engine's picture of the game drifted from the table's): the validator reports
+    #: them as warnings that name the first error, so that one slip gives one error.
+    consequences: ClassVar[frozenset[str]] = frozenset()
 
     # -- setup ------------------------------------------------------------------------
     @abstractmethod

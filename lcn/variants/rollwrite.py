@@ -658,6 +658,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
     rule_game_over = "RW-END-CONDITION"
     rule_result = "RW-END-RESULT"
     rule_turn_order = "RW-TURN-ORDER"
+    consequences = frozenset({"layout-mismatch", "bridge-mismatch", "exhausted-mismatch",
+                              "not-the-end", "not-ascending", "expedition-full", "not-full",
+                              "top-claimed", "circle-too-late", "circle-twice", "zero-start"})
     min_players = 2
     max_players = 5
 
@@ -737,7 +740,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     def apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
         problems: list[Problem] = []
-        roller = self._check_order(state, move, state.roller, problems)
+        roller, choices = self._check_order(state, move, state.roller, problems)
         turn = state.turn + 1
         names = state.names
         colours = list(move.colours)
@@ -745,7 +748,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         before = [{c: s.filled(c) for c in COLUMNS} for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
-        for choice in move.choices:
+        for choice in choices:
             is_roller = choice.seat == roller
             pool = (colours, numbers) if is_roller or available is None else available
             if choice.kind != "refuse":
@@ -802,8 +805,8 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     @staticmethod
     def _check_order(state: RollWriteState, move: RollWriteMove, roller: int,
-                     problems: list[Problem]) -> int:
-        """Check the seats of the choices and return the seat that rolled.
+                     problems: list[Problem]) -> tuple[int, tuple[Choice, ...]]:
+        """Check the seats of the choices; the seat that rolled and the choices to apply.
 
         When the choices are every player's once, clockwise, but from another seat than
         the one due to roll, a turn was most likely left out or written twice: that is
@@ -820,8 +823,24 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 f"{names[first]}'s", offset=move.choices[0].offset,
                 length=move.choices[0].length, hint=hint("roller", written=names[first])))
             state.shift = (state.shift + first - roller) % state.players
-            return first
+            return first, move.choices
         expected = [(roller + step) % state.players for step in range(state.players)]
+        written = [c.seat for c in move.choices]
+        wrong = [k for k in range(min(len(written), len(expected))) if written[k] != expected[k]]
+        if len(written) == len(expected) and len(wrong) == 1:
+            # One seat miswritten, every other where it belongs: the choice is the missing
+            # player's, and is applied as theirs.
+            k = wrong[0]
+            choice, seat = move.choices[k], expected[k]
+            problems.append(Problem(
+                "turn-order", "RW-TURN-ORDER",
+                f"{names[written[k]]}'s choice stands where {names[seat]}'s is due (the choices "
+                f"follow the seats clockwise from the roller, {names[roller]}); it is taken as "
+                f"{names[seat]}'s", offset=choice.offset, length=choice.length,
+                hint=hint("seat-slip", token=state.tokens[seat], name=names[seat])))
+            choices = list(move.choices)
+            choices[k] = choice._replace(seat=seat, token=state.tokens[seat])
+            return roller, tuple(choices)
         seen: list[int] = []
         for index, choice in enumerate(move.choices):
             if choice.seat in seen:
@@ -851,7 +870,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 f"no choice for {', '.join(missing)}: every player writes something or refuses "
                 f"(`{state.tokens[expected[0]]}:-`) on every roll",
                 offset=last.offset + last.length, length=1))
-        return roller
+        return roller, move.choices
 
     @staticmethod
     def _check_dice(state: RollWriteState, choice: Choice, pool: tuple[list[str], list[int]],

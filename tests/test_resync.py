@@ -1,0 +1,245 @@
+"""One slip in a hand-written record gives one error and few consequences.
+
+Seeded legal games of each game (from the random players of ``lcn/variants/*_play.py``) get
+one corruption of a kind people make when they write a record by hand: a turn dropped (its
+line gone, or renumbered), a turn written twice, two turns swapped, a wrong card value, a
+wrong colour, a wrong seat, a typo in a keyword, a missing draw source... Each corrupted game
+is validated and its errors counted. After an error the engines resynchronise (they apply
+the most likely intent, or skip what cannot be applied, and keep quiet about what the first
+error already explains), so that nearly every such game gives at most three errors, and the
+first error is at the corrupted turn.
+
+Run the module as a script to print the distribution of error counts per game and kind.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+
+import lcn
+from lcn.model import GameRecord
+from lcn.variants import classic_play, rivals_play, rollwrite_play
+from lcn.variants.rivals import player_tokens as rivals_tokens
+from lcn.variants.rollwrite import player_tokens as rollwrite_tokens
+
+#: Games per variant, and corruptions per game and kind (the seeds are fixed).
+GAMES = 24
+TRIES = 2
+BOUND = 3
+SHARE = 0.95
+
+
+@dataclass
+class Corrupted:
+    """A corrupted record's text, the 1-based turn that was corrupted, and how."""
+
+    text: str
+    turn: int
+    kind: str
+    #: Whether the slip may leave no trace before the end (a turn of Rivals left out: every
+    #: card is public and any card may come next, so only the count of cards tells).
+    quiet: bool = False
+
+
+def _movetext(variant: str, record: GameRecord, texts: list[str],
+              numbers: list[int] | None = None) -> str:
+    """A record with the given turn texts, written as a person would (numbers as given)."""
+    head = lcn.write_game(GameRecord(tags=record.tags)).split("\n\n")[0]
+    result = record.termination or "*"
+    if variant == "classic":
+        words = []
+        for index, text in enumerate(texts):
+            if index % 2 == 0:
+                words.append(f"{index // 2 + 1}.")
+            words.append(text)
+        body = " ".join(words)
+    else:
+        numbers = numbers or list(range(1, len(texts) + 1))
+        body = "\n".join(f"{n}. {t}" for n, t in zip(numbers, texts, strict=True))
+    return f"{head}\n\n{body} {result}\n"
+
+
+def _tokens(variant: str, record: GameRecord) -> list[str]:
+    names = [record.tags[f"Player{i}"] for i in range(1, 6) if f"Player{i}" in record.tags]
+    if variant == "rivals":
+        return rivals_tokens(names)
+    if variant == "rollwrite":
+        return rollwrite_tokens(names)
+    return []
+
+
+_CARD = {
+    "classic": re.compile(r"(?<![A-Za-z])([YBWGR])(10|[2-9]|w)"),
+    "rivals": re.compile(r"(?<=[:,])([YBWGR])(10|[2-9]|w)"),
+    "rollwrite": re.compile(r"(?<=:)([ROYGBP])(10|[0-9])"),
+}
+_COLOURS = {"classic": "YBWGR", "rivals": "YBWGR", "rollwrite": "ROYGBP"}
+_KEYWORDS = {"classic": ("/d",), "rivals": ("place:", "up:", "box:", "share:"),
+             "rollwrite": ("bridge:", "exhausted:")}
+
+
+def _mangle(variant: str, rng: random.Random, text: str, kind: str,
+            tokens: list[str]) -> str | None:
+    """The turn's text with one token changed the way ``kind`` says, or None if it cannot."""
+    if kind in ("value", "colour"):
+        found = list(_CARD[variant].finditer(text))
+        if not found:
+            return None
+        match = rng.choice(found)
+        colour, value = match.group(1), match.group(2)
+        if kind == "colour":
+            colour = rng.choice([c for c in _COLOURS[variant] if c != colour])
+        elif value == "w":
+            return None
+        else:
+            low = 0 if variant == "rollwrite" else 2
+            value = str(rng.choice([v for v in range(low, 11) if str(v) != value]))
+        return text[:match.start()] + colour + value + text[match.end():]
+    if kind == "seat":
+        found = [m for m in re.finditer(r"(?<![\w:])([A-Za-z]\w*?)(?=\d|-|:)", text)
+                 if m.group(1) in tokens]
+        if not found:
+            return None
+        match = rng.choice(found)
+        other = rng.choice([t for t in tokens if t != match.group(1)])
+        return text[:match.start()] + other + text[match.end():]
+    if kind == "keyword":
+        words = [k for k in _KEYWORDS[variant] if k in text]
+        if not words:
+            return None
+        word = rng.choice(words)
+        at = text.index(word)
+        typo = word[:1] + word[2:] if len(word) > 2 else word[::-1]
+        return text[:at] + typo + text[at + len(word):]
+    if kind == "draw":  # classic: the draw source left out
+        return text.split("/")[0] if "/" in text else None
+    raise ValueError(kind)
+
+
+KINDS = {
+    "classic": ("drop", "duplicate", "swap", "value", "colour", "keyword", "draw"),
+    "rivals": ("drop", "drop-line", "duplicate", "swap", "value", "colour", "seat", "keyword"),
+    "rollwrite": ("drop", "drop-line", "duplicate", "swap", "value", "colour", "seat",
+                  "keyword"),
+}
+
+
+def _games(variant: str) -> list[GameRecord]:
+    if variant == "classic":
+        return [classic_play.random_game(1000 + seed) for seed in range(GAMES)]
+    if variant == "rivals":
+        return [rivals_play.strip_piles(rivals_play.random_game(2000 + seed,
+                                                               players=2 + seed % 3))
+                for seed in range(GAMES)]
+    return [rollwrite_play.random_game(3000 + seed, players=2 + seed % 4) for seed in range(GAMES)]
+
+
+def corruptions(variant: str) -> list[Corrupted]:
+    """Every corrupted game of a variant, the same on every run."""
+    out: list[Corrupted] = []
+    for index, record in enumerate(_games(variant)):
+        texts = [turn.text for turn in record.turns]
+        tokens = _tokens(variant, record)
+        for kind in KINDS[variant]:
+            rng = random.Random(f"{variant}-{index}-{kind}")
+            for _ in range(TRIES):
+                # The last turns are left alone: a slip there changes only the end.
+                at = rng.randrange(1, len(texts) - 2)
+                numbers = list(range(1, len(texts) + 1))
+                changed = list(texts)
+                if kind == "drop":
+                    del changed[at]
+                    numbers.pop()
+                elif kind == "drop-line":
+                    del changed[at]
+                    del numbers[at]
+                elif kind == "duplicate":
+                    changed.insert(at, texts[at])
+                    numbers.append(len(numbers) + 1)
+                elif kind == "swap":
+                    if changed[at] == changed[at + 1]:
+                        continue
+                    changed[at], changed[at + 1] = changed[at + 1], changed[at]
+                else:
+                    mangled = None
+                    for _attempt in range(10):
+                        mangled = _mangle(variant, rng, texts[at], kind, tokens)
+                        if mangled is not None:
+                            break
+                        at = rng.randrange(1, len(texts) - 2)
+                    if mangled is None or mangled == texts[at]:
+                        continue
+                    changed[at] = mangled
+                # A dropped turn is noticed at the turn that now stands in its place.
+                quiet = variant == "rivals" and kind.startswith("drop")
+                out.append(Corrupted(_movetext(variant, record, changed, numbers), at + 1, kind,
+                                     quiet))
+    return out
+
+
+def errors(text: str) -> list[lcn.Diagnostic]:
+    report = lcn.validate_record(lcn.read_game(text), express=False)
+    return [d for d in report.diagnostics if d.is_error]
+
+
+def distribution(variant: str) -> tuple[Counter[str], list[tuple[Corrupted, list[lcn.Diagnostic]]]]:
+    counts: Counter[str] = Counter()
+    results = []
+    for case in corruptions(variant):
+        found = errors(case.text)
+        results.append((case, found))
+        counts[f"{case.kind}:{min(len(found), 9)}"] += 1
+    return counts, results
+
+
+VARIANTS = ("classic", "rivals", "rollwrite")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_uncorrupted_games_are_valid(variant: str) -> None:
+    for record in _games(variant)[:4]:
+        texts = [turn.text for turn in record.turns]
+        assert errors(_movetext(variant, record, texts)) == []
+
+
+@pytest.mark.parametrize("variant", [
+    pytest.param("classic", marks=pytest.mark.xfail(
+        strict=True, reason="classic does not yet follow a turn left out (the seats swap and "
+                            "every later card is in the other hand): 77% of the slips give at "
+                            "most 3 errors")),
+    "rivals", "rollwrite"])
+def test_one_slip_gives_few_errors_and_the_first_is_at_the_slip(variant: str) -> None:
+    _, results = distribution(variant)
+    assert len(results) >= GAMES * len(KINDS[variant])
+    silent = [case for case, found in results if not found]
+    # A slip may happen to give another legal game (a swap of two uncovers); never most.
+    assert len(silent) < len(results) * 0.2
+    flagged = [(case, found) for case, found in results if found]
+    few = sum(1 for _, found in flagged if len(found) <= BOUND)
+    assert few >= SHARE * len(flagged), (few, len(flagged))
+    for case, found in flagged:
+        first = found[0]
+        if first.turn is None and case.quiet:
+            assert first.code in ("game-unfinished", "result-mismatch"), first.format()
+            continue
+        assert first.turn is not None and first.turn >= case.turn - 1, (case.kind, case.turn,
+                                                                         first.format())
+
+
+if __name__ == "__main__":
+    for name in VARIANTS:
+        table, cases = distribution(name)
+        total = len(cases)
+        flagged_cases = [found for _, found in cases if found]
+        within = sum(1 for found in flagged_cases if len(found) <= BOUND)
+        print(f"{name}: {total} games, {len(flagged_cases)} with errors, "
+              f"{within} with at most {BOUND} ({within / max(len(flagged_cases), 1):.1%})")
+        for kind in KINDS[name]:
+            row = {int(key.split(':')[1]): n for key, n in table.items()
+                   if key.split(':')[0] == kind}
+            print(f"  {kind:10} " + " ".join(f"{k}:{row[k]}" for k in sorted(row)))

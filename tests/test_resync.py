@@ -243,3 +243,47 @@ if __name__ == "__main__":
             row = {int(key.split(':')[1]): n for key, n in table.items()
                    if key.split(':')[0] == kind}
             print(f"  {kind:10} " + " ".join(f"{k}:{row[k]}" for k in sorted(row)))
+
+
+def _rivals_game(seed: int) -> GameRecord:
+    return rivals_play.strip_piles(rivals_play.random_game(seed))
+
+
+def test_pile_sizes_are_inferred_from_the_share_outs_of_a_whole_game() -> None:
+    record = _rivals_game(7)
+    texts = [turn.text for turn in record.turns]
+    shares = [i for i, text in enumerate(texts) if "share:" in text]
+    assert shares and len(texts) == 80
+    # The first pile ran out one card later than 20: move its share-out one turn on.
+    at = shares[0]
+    words = texts[at].split()
+    kept = [w for w in words if not w.startswith(("share:", "rest:"))]
+    moved = [w for w in words if w.startswith(("share:", "rest:"))]
+    texts[at] = " ".join(kept)
+    texts[at + 1] = " ".join([*texts[at + 1].split(), *moved])
+    report = lcn.validate_record(lcn.read_game(_movetext("rivals", record, texts)), express=False)
+    inferred = [d for d in report.diagnostics if d.code == "pile-sizes-inferred"]
+    assert len(inferred) == 1 and inferred[0].severity.value == "info"
+    assert "21 19 20 20" in inferred[0].message and "PileSizes" in (inferred[0].hint or "")
+
+
+def test_a_share_out_where_no_pile_ran_out_points_at_pile_sizes_in_text_and_json() -> None:
+    from click.testing import CliRunner
+    from lcn_cli.main import cli
+
+    record = _rivals_game(7)
+    texts = [turn.text for turn in record.turns]
+    del texts[3]  # one turn fewer: the share-outs come a card early by the count
+    text = _movetext("rivals", record, texts)
+    found = lcn.validate_record(lcn.read_game(text), express=False).diagnostics
+    assert any(d.code == "no-share" and "PileSizes" in (d.hint or "") for d in found)
+    runner = CliRunner()
+    out = runner.invoke(cli, ["validate", "-"], input=text)
+    assert "hint: " in out.output and "PileSizes" in out.output
+    data = runner.invoke(cli, ["validate", "--format", "json", "-"], input=text)
+    import json
+
+    diagnostics = json.loads(data.output)["games"][0]["diagnostics"]
+    assert any("PileSizes" in (d.get("hint") or "") for d in diagnostics)
+    assert all({"code", "severity", "message", "line", "column", "turn", "rule",
+                "length"} <= set(d) for d in diagnostics)

@@ -86,8 +86,7 @@ HINTS: dict[str, str] = {
     "number-shift": "a turn may be missing or written twice before this one; the later move "
                     "numbers are read on from {number}",
     "space-in-word": "`{word}` is one word: write it without the space, `{joined}`",
-    "wrong-case": "`{written}` stands for `{meant}`: player tokens and keywords match in any case, "
-                  "but this one differs in more than its case",
+    "wrong-case": "write `[{meant} ...]`: tag names are written exactly, in this case",
     "name-for-token": "`{written}` looks like {name}'s name: {name} is written `{token}` in the "
                       "movetext",
     "missing-pass": "{names} did not pass: write `{passes}` before the winner's cards",

@@ -218,6 +218,7 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
                 return express_report
         record.expand()  # before the reader's diagnostics are copied: it may add some
     diagnostics = list(record.diagnostics)
+    _check_tag_case(record, diagnostics)
     report = GameReport(index, record, variant, diagnostics)
     if variant is None:
         line = record.tags.lines.get("Variant", record.line)
@@ -344,6 +345,31 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
             diagnostics.append(_tag_diagnostic(record, problem))
     _check_termination(report, variant)
     return report
+
+
+#: Tag names that LCN reads (in any game), spelled as the specifications spell them.
+KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Result", "Variant", "Annotator", "Expeditions",
+              "Hand1", "Hand2", "Deck", "PileSizes", "Sheet",
+              *(f"Player{n}" for n in range(1, 6)), *(f"Wagers{n}" for n in range(1, 5)),
+              *(f"Pile{n}" for n in range(1, 5)))
+_KNOWN_FOLDED = {name.casefold(): name for name in KNOWN_TAGS}
+
+
+def _check_tag_case(record: GameRecord, diagnostics: list[Diagnostic]) -> None:
+    """Warn of a tag written in another case than a tag LCN reads (``[variant "rivals"]``).
+
+    Tag names are case-sensitive, so such a tag is kept as an unknown one and means nothing:
+    the game is read as if it were absent, and the warning says which spelling was meant.
+    """
+    for name in record.tags:
+        meant = _KNOWN_FOLDED.get(name.casefold())
+        if meant is not None and meant != name and meant not in record.tags:
+            line = record.tags.lines.get(name, record.line)
+            diagnostics.append(Diagnostic(
+                "tag-case", f"the tag `{name}` is not `{meant}`: tag names are case-sensitive, so "
+                f"it is kept as an unknown tag and the game is read without {meant}",
+                Severity.WARNING, line, 1 if line else None, None, "LCN-TAG", len(name) + 1,
+                hint=hint("wrong-case", written=name, meant=meant)))
 
 
 def _check_termination(report: GameReport, variant: Variant) -> None:

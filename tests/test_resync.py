@@ -287,3 +287,47 @@ def test_a_share_out_where_no_pile_ran_out_points_at_pile_sizes_in_text_and_json
     assert any("PileSizes" in (d.get("hint") or "") for d in diagnostics)
     assert all({"code", "severity", "message", "line", "column", "turn", "rule",
                 "length"} <= set(d) for d in diagnostics)
+
+
+RIVALS_HEAD = ('[Variant "rivals"]\n[Player1 "Jean-Luc"]\n[Player2 "Bo"]\n[Wagers1 "Rw Bw"]\n'
+               '[Wagers2 "Gw Yw"]\n\n')
+
+
+@pytest.mark.parametrize(("movetext", "code", "advice"), [
+    ("1. up:R4 2. up:R5 3. JeanLuc1 Bo- place:R4, R5 up:R6 *", "bad-card", "`place:R4,R5`"),
+    ("1. up:R4 2. up:R6 >box *", "move-syntax", "`up:R6>box`"),
+    ("1. up:R4 2. Bo1 Jean-Luc- place:R4 up:R5 *", "unknown-player", "written `JeanLuc`"),
+    ("1. up:R4 2. Bo1 JeanLuc2 place:R4 up:R5 *", "auction-unfinished", "write `Bo-`"),
+])
+def test_hints_for_the_slips_of_rivals_records(movetext: str, code: str, advice: str) -> None:
+    report = lcn.validate_record(lcn.read_game(RIVALS_HEAD + movetext + "\n"))
+    [found] = [d for d in report.diagnostics if d.code == code]
+    assert found.hint is not None and advice in found.hint, found.format()
+    assert found.format().endswith(f"; hint: {found.hint}")
+    assert found.to_json()["hint"] == found.hint
+
+
+def test_hints_for_a_zero_on_a_started_expedition_and_a_tag_in_another_case() -> None:
+    text = ('[Variant "rollwrite"]\n[Player1 "Ada"]\n[player2 "Bo"]\n\n'
+            "1. RRR111 Ada:R1 P2:R1\n2. RRR000 P2:R0 Ada:R10\n*\n")
+    report = lcn.validate_record(lcn.read_game(text))
+    [zero] = [d for d in report.diagnostics if d.code == "circle-too-late"]
+    assert zero.hint is not None and "`R10`" in zero.hint
+    [case] = [d for d in report.diagnostics if d.code == "tag-case"]
+    assert case.severity.value == "warning" and case.line == 3
+    assert case.hint is not None and "[Player2 ...]" in case.hint
+
+
+def test_a_diagnostic_without_a_hint_keeps_the_fixed_json_keys() -> None:
+    report = lcn.validate_record(lcn.read_game(RIVALS_HEAD + "1. up:R4 2. up:R44 *\n"))
+    [found] = report.diagnostics
+    assert found.hint is None and "hint" not in found.to_json()
+    assert set(found.to_json()) == {"code", "severity", "message", "line", "column", "turn",
+                                    "rule", "length"}
+
+
+def test_one_wrong_move_number_is_reported_once() -> None:
+    text = RIVALS_HEAD + "1. up:R4\n2. up:R5\n4. up:R6\n5. up:R7\n6. up:R8\n*\n"
+    found = errors(text)
+    assert [(d.code, d.turn) for d in found] == [("move-number", 3)]
+    assert found[0].hint is not None and "read on from 4" in found[0].hint

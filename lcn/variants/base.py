@@ -55,6 +55,29 @@ class MoveSyntaxError(ValueError):
         self.rule = rule
 
 
+def name_hint(exc: MoveSyntaxError, text: str, names: list[str], tokens: list[str]) -> None:
+    """Add a hint to an unknown-player error whose player is written like a player's name.
+
+    People write ``Jean-Luc3`` or ``Mary Ann:R3`` for the tokens ``JeanLuc`` and ``MaryAnn``,
+    or a name whose token is the seat form (``Player 2`` is ``P2``): the hint names the
+    token to write. The error itself is unchanged.
+    """
+    from ..diagnostics import hint
+
+    if exc.code != "unknown-player" or exc.hint is not None:
+        return
+    written = text[exc.offset:exc.offset + exc.length]
+    folded = "".join(ch for ch in written if ch.isalnum()).casefold()
+    if not folded:
+        return
+    for seat, name in enumerate(names):
+        plain = "".join(ch for ch in name if ch.isalnum()).casefold()
+        letters = "".join(ch for ch in name if ch.isalpha()).casefold()
+        if folded in (plain, letters) and written != tokens[seat]:
+            exc.hint = hint("name-for-token", written=written, name=name, token=tokens[seat])
+            return
+
+
 @dataclass(slots=True)
 class Score:
     """Final or running scores: totals in seat order and a per-player breakdown.

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Severity, hint
-from .base import MoveSyntaxError, Problem, Score, Variant
+from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 
 if TYPE_CHECKING:
     from ..model import GameRecord
@@ -235,7 +235,8 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
     share: Item | None = None
     rest: Item | None = None
     phase = 0
-    for match in _WORD.finditer(text):
+    matches = list(_WORD.finditer(text))
+    for index, match in enumerate(matches):
         word, start = match.group(), match.start()
         key, colon, value = word.partition(":")
         if colon:
@@ -269,7 +270,15 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
             phase = wanted
             if keyword == "place":
                 pos = at
-                for part in value.split(","):
+                parts = value.split(",")
+                for number, part in enumerate(parts):
+                    if not part and number == len(parts) - 1 and index + 1 < len(matches):
+                        after = matches[index + 1].group()
+                        raise MoveSyntaxError(
+                            f"`{word}` ends with a comma: expected a card after it, in the same "
+                            "word", pos, 1, code="bad-card", rule="V-SETUP-CARDS",
+                            hint=hint("space-in-word", word=f"{word} {after}",
+                                      joined=word + after))
                     place.append(Item(parse_card(part, pos), pos, max(len(part), 1)))
                     pos += len(part) + 1
             elif keyword == "box":
@@ -291,8 +300,14 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
                 rest = Item(_count(value, at, key), at, max(len(value), 1))
             continue
         if phase > 0:
+            advice = None
+            before = matches[index - 1].group()
+            split = (word.lower() == ">box" and before.lower().startswith("up:")) \
+                or (phase == 1 and before.endswith(","))
+            if split:
+                advice = hint("space-in-word", word=f"{before} {word}", joined=before + word)
             raise MoveSyntaxError(f"`{word}` is out of place: bids and passes come before place:, "
-                                  "box: and up:", start, len(word), rule=_TURN_RULE)
+                                  "box: and up:", start, len(word), rule=_TURN_RULE, hint=advice)
         bids.append(_parse_bid(word, start, tokens, lookup))
     if up is None:
         if bids:
@@ -690,7 +705,11 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: RivalsState, text: str) -> RivalsMove:
-        return parse_move(text, state.tokens)
+        try:
+            return parse_move(text, state.tokens)
+        except MoveSyntaxError as exc:
+            name_hint(exc, text, state.names, state.tokens)
+            raise
 
     def format_move(self, move: RivalsMove) -> str:
         return format_move(move)
@@ -839,7 +858,9 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 "auction-unfinished", "V-AUCTION-END",
                 f"the auction is not over: {waiting} {'has' if len(still) == 1 else 'have'} not "
                 f"passed (expected {names[expected]} to bid or pass before the winner takes cards)",
-                offset=at.offset, length=at.length))
+                offset=at.offset, length=at.length,
+                hint=hint("missing-pass", names=waiting,
+                          passes=" ".join(f"{state.tokens[s]}-" for s in still))))
         winner_name = names[winner]
         price = min(high, max(state.gold[winner], 0))
         state.gold[winner] -= price

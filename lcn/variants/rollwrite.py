@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import hint
-from .base import MoveSyntaxError, Problem, Score, Variant
+from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 from .rivals import player_tokens as _letter_tokens
 
 if TYPE_CHECKING:
@@ -716,7 +716,11 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: RollWriteState, text: str) -> RollWriteMove:
-        return parse_move(text, state.tokens)
+        try:
+            return parse_move(text, state.tokens)
+        except MoveSyntaxError as exc:
+            name_hint(exc, text, state.names, state.tokens)
+            raise
 
     def format_move(self, move: RollWriteMove) -> str:
         return format_move(move)
@@ -952,7 +956,8 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     "circle-too-late", "RW-CIRCLE",
                     f"{name} cannot mark the {COLOUR_NAMES[colour]} circle: the expedition has "
                     f"started ({' '.join(map(str, numbers))}); a 0 is now written as 10 "
-                    f"(`{colour}10`)", offset=first.offset, length=first.length))
+                    f"(`{colour}10`)", offset=first.offset, length=first.length,
+                    hint=hint("zero-started", choice=f"{colour}0", colour=colour)))
             elif sheet.circle[colour] == "X":
                 problems.append(Problem(
                     "circle-twice", "RW-CIRCLE",

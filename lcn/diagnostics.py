@@ -95,6 +95,10 @@ HINTS: dict[str, str] = {
     "pile-sizes": "the piles are taken to hold {sizes} cards: a record whose piles were divided "
                   "otherwise says so with [PileSizes \"{example}\"]",
     "pile-sizes-tag": "write [PileSizes \"{sizes}\"] to say so",
+    "classic-missing": "a turn of {name}'s seems left out before this one: this turn is taken "
+                       "as {name}'s, and the turns alternate from it",
+    "classic-swap": "this turn and the next seem written in each other's place: they are "
+                    "played in the order of the seats",
     "keyword-typo": "did you mean `{meant}`?",
     "turn-seat": "{written} opens the auction: if a turn is missing before this one, {written} "
                  "plays on from here",

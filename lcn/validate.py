@@ -298,7 +298,7 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
             trial = variant.copy_state(state)
             attempt = apply(trial, move)
             again = [p for p in attempt if p.severity is Severity.ERROR]
-            if again:
+            if again and _fits_better_without(variant, state, trial, record, i):
                 again[0].hint = again[0].hint or hint("repeated-turn")
                 for problem in attempt:
                     if problem is not again[0] and problem.code in variant.consequences:
@@ -414,6 +414,30 @@ def _check_termination(report: GameReport, variant: Variant) -> None:
         diagnostics.append(Diagnostic(
             "result-mismatch", f"the final scores are {computed}, not {text}{note}", severity,
             line, column, None, variant.rule_result, len(text)))
+
+
+def _fits_better_without(variant: Variant, state: Any, played: Any, record: GameRecord,
+                         index: int) -> bool:
+    """Whether the turn after ``index`` breaks fewer rules if turn ``index`` is left out.
+
+    A turn written twice is left out; but a slip can also make a turn read like the one
+    before it by chance (a card miswritten as the previous player's), and then the next turn
+    fits the game with it played. ``played`` is the state with the turn played.
+    """
+    if index + 1 >= len(record.turns):
+        return True
+    try:
+        following = variant.parse_move(state, record.turns[index + 1].text)
+    except MoveSyntaxError:
+        return True
+
+    def errors_after(base: Any) -> int:
+        if variant.is_over(base):
+            return 1  # the turn after would come after the end
+        trial = variant.copy_state(base)
+        return sum(1 for p in variant.apply(trial, following) if p.severity is Severity.ERROR)
+
+    return errors_after(state) <= errors_after(played)
 
 
 def _consequence(diagnostics: list[Diagnostic]) -> tuple[Severity, str]:

@@ -293,6 +293,8 @@ RIVALS_HEAD = ('[Variant "rivals"]\n[Player1 "Jean-Luc"]\n[Player2 "Bo"]\n[Wager
     ("1. up:R4 2. up:R6 >box *", "move-syntax", "`up:R6>box`"),
     ("1. up:R4 2. Bo1 Jean-Luc- place:R4 up:R5 *", "unknown-player", "written `JeanLuc`"),
     ("1. up:R4 2. Bo1 JeanLuc2 place:R4 up:R5 *", "auction-unfinished", "write `Bo-`"),
+    ("1. up:R4 2. Bo1 JeanLuc- plce:R4 up:R5 *", "move-syntax", "`place:`"),
+    ("1. up:R4 2. Bo1 JeanLc- place:R4 up:R5 *", "unknown-player", "`JeanLuc`"),
 ])
 def test_hints_for_the_slips_of_rivals_records(movetext: str, code: str, advice: str) -> None:
     report = lcn.validate_record(lcn.read_game(RIVALS_HEAD + movetext + "\n"))
@@ -326,3 +328,10 @@ def test_one_wrong_move_number_is_reported_once() -> None:
     found = errors(text)
     assert [(d.code, d.turn) for d in found] == [("move-number", 3)]
     assert found[0].hint is not None and "read on from 4" in found[0].hint
+
+
+def test_a_keyword_of_roll_and_write_with_a_typo_gets_a_hint() -> None:
+    text = ('[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
+            "1. RRR111 Ada:R1 Bo:R1 brdge:R\n*\n")
+    [found] = lcn.validate_record(lcn.read_game(text)).diagnostics
+    assert found.code == "unknown-player" and found.hint == "did you mean `bridge:`?"

@@ -60,7 +60,8 @@ def name_hint(exc: MoveSyntaxError, text: str, names: list[str], tokens: list[st
 
     People write ``Jean-Luc3`` or ``Mary Ann:R3`` for the tokens ``JeanLuc`` and ``MaryAnn``,
     or a name whose token is the seat form (``Player 2`` is ``P2``): the hint names the
-    token to write. The error itself is unchanged.
+    token to write; a token with a letter wrong or missing (``Aad3``) gets the closest one
+    (``difflib`` measures the likeness). The error itself is unchanged.
     """
     from ..diagnostics import hint
 
@@ -76,6 +77,12 @@ def name_hint(exc: MoveSyntaxError, text: str, names: list[str], tokens: list[st
         if folded in (plain, letters) and written != tokens[seat]:
             exc.hint = hint("name-for-token", written=written, name=name, token=tokens[seat])
             return
+    from difflib import get_close_matches
+
+    close = get_close_matches(written.casefold(), [t.casefold() for t in tokens], n=1, cutoff=0.6)
+    if close:
+        token = tokens[[t.casefold() for t in tokens].index(close[0])]
+        exc.hint = hint("keyword-typo", meant=token)
 
 
 @dataclass(slots=True)

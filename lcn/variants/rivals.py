@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Severity, hint
@@ -242,9 +243,11 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
         if colon:
             keyword = key.lower()
             if keyword not in _PHASE:
+                close = get_close_matches(keyword, _KEYWORDS, n=1, cutoff=0.6)
                 raise MoveSyntaxError(
                     f"unknown word `{key}:`: expected one of {', '.join(k + ':' for k in _KEYWORDS)}, "
-                    "or a bid (`Ada3`) or pass (`Ada-`)", start, len(key) + 1, rule=_TURN_RULE)
+                    "or a bid (`Ada3`) or pass (`Ada-`)", start, len(key) + 1, rule=_TURN_RULE,
+                    hint=hint("keyword-typo", meant=close[0] + ":") if close else None)
             at = start + len(key) + 1
             wanted = _PHASE[keyword]
             if wanted <= phase:

@@ -58,6 +58,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -370,10 +371,11 @@ def _parse_choice(word: str, start: int, tokens: list[str],
             f"`{tokens[0]}:R0` for the circle, `{tokens[0]}:-` to refuse)", start, len(word),
             rule=_TURN_RULE)
     if seat is None:
+        close = get_close_matches(who.lower(), ("bridge", "exhausted"), n=1, cutoff=0.7)
         raise MoveSyntaxError(
             f"unknown player `{who}` in `{word}`: the players are {', '.join(tokens)} (or "
             f"P1..P{len(tokens)})", start, max(len(who), 1), code="unknown-player",
-            rule=_PLAYER_RULE)
+            rule=_PLAYER_RULE, hint=hint("keyword-typo", meant=close[0] + ":") if close else None)
     at = start + len(who) + 1
     token = tokens[seat]
     if rest == "-":

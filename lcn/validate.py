@@ -316,7 +316,7 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant | No
             broken = apply(state, move)
         previous_applied = True
         while first_error is None and scanned < len(diagnostics):
-            if diagnostics[scanned].is_error and diagnostics[scanned].turn is not None:
+            if _breaks_a_rule(diagnostics[scanned]):
                 first_error = diagnostics[scanned].turn
             scanned += 1
         if broken:
@@ -440,6 +440,15 @@ def _fits_better_without(variant: Variant, state: Any, played: Any, record: Game
     return errors_after(state) <= errors_after(played)
 
 
+def _breaks_a_rule(diagnostic: Diagnostic) -> bool:
+    """Whether a diagnostic is an error of a turn that changes the game from there on.
+
+    A wrong move number does not: the turns are played the same whatever their numbers
+    (and the writer renumbers them), so it never turns later problems into warnings.
+    """
+    return diagnostic.is_error and diagnostic.turn is not None and diagnostic.code != "move-number"
+
+
 def _consequence(diagnostics: list[Diagnostic]) -> tuple[Severity, str]:
     """How to report a problem that an earlier error in a turn may explain.
 
@@ -447,7 +456,7 @@ def _consequence(diagnostics: list[Diagnostic]) -> tuple[Severity, str]:
     sooner or later and the scores differ. Once a turn broke a rule, those consequences are
     warnings that name it, so that one slip gives one error; the game is invalid anyway.
     """
-    first = next((d for d in diagnostics if d.is_error and d.turn is not None), None)
+    first = next((d for d in diagnostics if _breaks_a_rule(d)), None)
     if first is None:
         return Severity.ERROR, ""
     return Severity.WARNING, f" (which may follow from the error at turn {first.turn})"

@@ -407,6 +407,11 @@ class ClassicState:
         return ", ".join(places) or "none left"
 
 
+#: Turns read ahead to see whether a card is played later (a whole game without loops
+#: through the discard piles has fewer turns than this).
+_LOOKAHEAD = 120
+
+
 class ClassicVariant(Variant[ClassicState, ClassicMove]):
     """Classic Lost Cities through the variant interface."""
 
@@ -680,10 +685,12 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         A miswritten card has its colour or its value right: the candidates are the hand's
         cards of the same colour or the same value. A number card is played once, so one
         that the record plays later was not meant here; of the others, one that can be
-        placed where the move puts it and the nearest in value is taken.
+        placed where the move puts it and the nearest in value is taken. The record is read
+        ahead a bounded number of turns (``_LOOKAHEAD``), so that a long record full of errors
+        stays linear to check.
         """
         assert state.texts is not None
-        later = state.texts[state.turn + 1:]
+        later = state.texts[state.turn + 1:state.turn + 1 + _LOOKAHEAD]
         colour, value = move.card[0], card_value(move.card)
         top = state.tops[player][colour]
         options = []

@@ -39,13 +39,18 @@ class Diagnostic:
     rule: str | None = None
     length: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
+    #: What was probably meant and how to write it, for a slip people make (or None).
+    hint: str | None = None
 
     @property
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
     def to_json(self) -> dict[str, Any]:
-        """The fixed JSON shape of ``lcn validate --format json`` (more keys may follow)."""
+        """The fixed JSON shape of ``lcn validate --format json`` (more keys may follow).
+
+        ``hint`` is added only when the diagnostic has one.
+        """
         return {
             "code": self.code,
             "severity": self.severity.value,
@@ -55,10 +60,14 @@ class Diagnostic:
             "turn": self.turn,
             "rule": self.rule,
             "length": self.length,
+            **({"hint": self.hint} if self.hint else {}),
         }
 
     def format(self, filename: str = "<input>") -> str:
-        """Compiler-style one-line form: ``file:line:col: error[code] message (rule)``."""
+        """Compiler-style one-line form: ``file:line:col: error[code] message (rule)``.
+
+        A hint follows as ``; hint: ...`` on the same line.
+        """
         place = filename
         if self.line is not None:
             place += f":{self.line}"
@@ -66,7 +75,42 @@ class Diagnostic:
                 place += f":{self.column}"
         rule = f" ({self.rule})" if self.rule else ""
         turn = f" [turn {self.turn}]" if self.turn is not None else ""
-        return f"{place}: {self.severity.value}[{self.code}] {self.message}{turn}{rule}"
+        tip = f"; hint: {self.hint}" if self.hint else ""
+        return f"{place}: {self.severity.value}[{self.code}] {self.message}{turn}{rule}{tip}"
+
+
+#: The hints, as templates with named parameters: what a writer probably meant and how to
+#: write it. Engines and the validator fill them through :func:`hint`, so the wording of
+#: every suggestion lives here.
+HINTS: dict[str, str] = {
+    "number-shift": "a turn may be missing or written twice before this one; the later move "
+                    "numbers are read on from {number}",
+    "space-in-word": "`{word}` is one word: write it without the space, `{joined}`",
+    "wrong-case": "write `[{meant} ...]`: tag names are written exactly, in this case",
+    "name-for-token": "`{written}` looks like {name}'s name: {name} is written `{token}` in the "
+                      "movetext",
+    "missing-pass": "{names} did not pass: write `{passes}` before the winner's cards",
+    "zero-started": "`{choice}` marks the circle, which only an expedition not yet started can "
+                    "take: write the 0 die as `{colour}10` to write 10 in the next box",
+    "pile-sizes": "the piles are taken to hold {sizes} cards: a record whose piles were divided "
+                  "otherwise says so with [PileSizes \"{example}\"]",
+    "pile-sizes-tag": "write [PileSizes \"{sizes}\"] to say so",
+    "classic-missing": "a turn of {name}'s seems left out before this one: this turn is taken "
+                       "as {name}'s, and the turns alternate from it",
+    "classic-swap": "this turn and the next seem written in each other's place: they are "
+                    "played in the order of the seats",
+    "keyword-typo": "did you mean `{meant}`?",
+    "turn-seat": "{written} opens the auction: if a turn is missing before this one, {written} "
+                 "plays on from here",
+    "repeated-turn": "this turn repeats the one before it, word for word: it is left out",
+    "seat-slip": "if this is {name}'s choice, write it `{token}:...`",
+    "roller": "{written} rolls this turn: the rolls go on clockwise from {written}",
+}
+
+
+def hint(key: str, **params: Any) -> str:
+    """The hint ``key`` of :data:`HINTS` with its parameters filled in."""
+    return HINTS[key].format(**params)
 
 
 class LCNError(ValueError):

@@ -224,13 +224,14 @@ _SEVERITIES = {severity.value: severity for severity in Severity}
 
 
 def _pack_diagnostics(diagnostics: list[Diagnostic]) -> list[_PackedDiagnostic]:
-    return [(d.code, d.message, d.severity.value, d.line, d.column, d.turn, d.rule, d.length, d.extra)
-            for d in diagnostics]
+    return [(d.code, d.message, d.severity.value, d.line, d.column, d.turn, d.rule, d.length, d.extra,
+             d.hint) for d in diagnostics]
 
 
 def _unpack_diagnostics(packed: list[_PackedDiagnostic]) -> list[Diagnostic]:
-    return [Diagnostic(code, message, _SEVERITIES[severity], line, column, turn, rule, length, extra)
-            for code, message, severity, line, column, turn, rule, length, extra in packed]
+    return [Diagnostic(code, message, _SEVERITIES[severity], line, column, turn, rule, length, extra,
+                       hint)
+            for code, message, severity, line, column, turn, rule, length, extra, hint in packed]
 
 
 def _pack(report: GameReport) -> _Packed:

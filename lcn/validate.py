@@ -8,10 +8,10 @@ variant. Problems become diagnostics placed at the exact line and column of the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, hint
 from .model import GameRecord
 from .reader import RESULT_PATTERN, Reader, Source
 from .variants import MoveSyntaxError, Problem, Score, Variant, find_variant, variant_names
@@ -169,7 +169,7 @@ def _express(record: GameRecord, index: int, variant: Variant[Any, Any]) -> Game
 def _tag_diagnostic(record: GameRecord, problem: Problem) -> Diagnostic:
     line = record.tags.lines.get(problem.tag or "", record.line)
     return Diagnostic(problem.code, problem.message, problem.severity, line, 1 if line else None,
-                      None, problem.rule)
+                      None, problem.rule, hint=problem.hint)
 
 
 def _turn_diagnostic(turn_no: int, turn: Any, problem: Problem | MoveSyntaxError,
@@ -177,7 +177,7 @@ def _turn_diagnostic(turn_no: int, turn: Any, problem: Problem | MoveSyntaxError
     line, column = turn.position_of(problem.offset)
     return Diagnostic(problem.code, problem.message,
                       getattr(problem, "severity", severity), line, column, turn_no,
-                      problem.rule, max(problem.length, 1))
+                      problem.rule, max(problem.length, 1), hint=problem.hint)
 
 
 #: Most digits of a score in a termination (longer ones are an error, never converted).
@@ -219,6 +219,7 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
                 return express_report
         record.expand()  # before the reader's diagnostics are copied: it may add some
     diagnostics = list(record.diagnostics)
+    _check_tag_case(record, diagnostics)
     report = GameReport(index, record, variant, diagnostics)
     if variant is None:
         line = record.tags.lines.get("Variant", record.line)
@@ -235,6 +236,14 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
 
     applying = True
     over_reported = False
+    #: Written move numbers minus expected ones since the last wrong number: a turn left out
+    #: (or written twice) shifts every later number, and only the first shift is reported.
+    number_shift = 0
+    #: The first turn that broke a rule: the problems of later turns that its variant lists
+    #: as consequences (``Variant.consequences``) are warnings that name it.
+    first_error: int | None = None
+    previous_applied = False
+    scanned = 0
     parse = variant.parse_move
     apply = variant.apply
     is_over = variant.is_over
@@ -244,18 +253,22 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
         turn_no = i + 1
         if turn.number is not None and applying:
             expected, plain = variant.move_number(state, i)
-            problem = None
-            if turn.number != expected:
-                problem = f"move number {turn.number} where {expected} was expected"
+            wrong = None
+            advice = None
+            if turn.number != expected + number_shift:
+                wrong = f"move number {turn.number} where {expected + number_shift} was expected"
+                advice = hint("number-shift", number=turn.number)
+                number_shift = turn.number - expected
             elif word_unit and (turn.number_dots >= 3) == plain:
                 want = f"{expected}." if plain else f"{expected}... (or no number)"
-                problem = f"move number with {turn.number_dots} dot(s) here: expected {want}"
-            if problem is not None:
+                wrong = f"move number with {turn.number_dots} dot(s) here: expected {want}"
+            if wrong is not None:
                 # The caret goes under the number itself (``12.``), where the reader saw it.
                 line, column = turn.number_at or (turn.line, turn.column)
                 length = len(str(turn.number)) + turn.number_dots if turn.number_at else 1
-                diagnostics.append(Diagnostic("move-number", problem, Severity.ERROR, line,
-                                              column, turn_no, "LCN-MOVE-NUMBER", length))
+                diagnostics.append(Diagnostic("move-number", wrong, Severity.ERROR, line,
+                                              column, turn_no, "LCN-MOVE-NUMBER", length,
+                                              hint=advice))
         if not turn.text:
             diagnostics.append(Diagnostic("move-syntax", "empty turn: expected a move after the "
                                           "move number", Severity.ERROR, turn.line, turn.column,
@@ -275,15 +288,50 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
             if not over_reported:
                 over_reported = True
                 extra = len(record.turns) - i
+                severity, note = _consequence(diagnostics)
                 diagnostics.append(Diagnostic(
                     "after-game-end", f"the game ended at turn {i} ({variant.end_reason(state)}); "
                     f"this turn{' and the ' + str(extra - 1) + ' after it' if extra > 1 else ''} "
-                    "cannot be played", Severity.ERROR, turn.line, turn.column, turn_no,
+                    f"cannot be played{note}", severity, turn.line, turn.column, turn_no,
                     variant.rule_game_over, len(turn.text)))
             continue
-        broken = apply(state, move)
+        if i and turn.text == record.turns[i - 1].text and previous_applied:
+            # The same turn twice in a row: legal at times (two uncovers of a card that has
+            # two copies), but when playing it again breaks a rule it was written twice: its
+            # problems are reported, the first with a hint, and it is left out.
+            trial = variant.copy_state(state)
+            attempt = apply(trial, move)
+            again = [p for p in attempt if p.severity is Severity.ERROR]
+            if again and _fits_better_without(variant, state, trial, record, i):
+                again[0].hint = again[0].hint or hint("repeated-turn")
+                for problem in attempt:
+                    if problem is not again[0] and problem.code in variant.consequences:
+                        problem = replace(problem, severity=Severity.WARNING)
+                    diagnostics.append(_turn_diagnostic(turn_no, turn, problem))
+                previous_applied = False
+                if snapshots is not None:
+                    snapshots.append(variant.snapshot(state))
+                if running is not None:
+                    running.append(variant.score(state).totals)
+                continue
+            state = trial
+            broken = attempt
+        else:
+            broken = apply(state, move)
+        previous_applied = True
+        while first_error is None and scanned < len(diagnostics):
+            if _breaks_a_rule(diagnostics[scanned]):
+                first_error = diagnostics[scanned].turn
+            scanned += 1
         if broken:
-            diagnostics.extend(_turn_diagnostic(turn_no, turn, problem) for problem in broken)
+            slipped = first_error is not None
+            for problem in broken:
+                if slipped and problem.severity is Severity.ERROR \
+                        and problem.code in variant.consequences:
+                    problem = replace(problem, severity=Severity.WARNING,
+                                      message=f"{problem.message} (which may follow from the "
+                                              f"error at turn {first_error})")
+                diagnostics.append(_turn_diagnostic(turn_no, turn, problem))
         if keeping:
             if snapshots is not None:
                 snapshots.append(variant.snapshot(state))
@@ -301,6 +349,31 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
             diagnostics.append(_tag_diagnostic(record, end_problem))
     _check_termination(report, variant)
     return report
+
+
+#: Tag names that LCN reads (in any game), spelled as the specifications spell them.
+KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Result", "Variant", "Annotator", "Expeditions",
+              "Hand1", "Hand2", "Deck", "PileSizes", "Sheet",
+              *(f"Player{n}" for n in range(1, 6)), *(f"Wagers{n}" for n in range(1, 5)),
+              *(f"Pile{n}" for n in range(1, 5)))
+_KNOWN_FOLDED = {name.casefold(): name for name in KNOWN_TAGS}
+
+
+def _check_tag_case(record: GameRecord, diagnostics: list[Diagnostic]) -> None:
+    """Warn of a tag written in another case than a tag LCN reads (``[variant "rivals"]``).
+
+    Tag names are case-sensitive, so such a tag is kept as an unknown one and means nothing:
+    the game is read as if it were absent, and the warning says which spelling was meant.
+    """
+    for name in record.tags:
+        meant = _KNOWN_FOLDED.get(name.casefold())
+        if meant is not None and meant != name and meant not in record.tags:
+            line = record.tags.lines.get(name, record.line)
+            diagnostics.append(Diagnostic(
+                "tag-case", f"the tag `{name}` is not `{meant}`: tag names are case-sensitive, so "
+                f"it is kept as an unknown tag and the game is read without {meant}",
+                Severity.WARNING, line, 1 if line else None, None, "LCN-TAG", len(name) + 1,
+                hint=hint("wrong-case", written=name, meant=meant)))
 
 
 def _check_termination(report: GameReport, variant: Variant[Any, Any]) -> None:
@@ -332,18 +405,65 @@ def _check_termination(report: GameReport, variant: Variant[Any, Any]) -> None:
         return
     if not report.complete:
         return
+    severity, note = _consequence(diagnostics)
     if not report.over:
         diagnostics.append(Diagnostic(
             "game-unfinished", f"the record ends before the game does "
-            f"({variant.progress(report.state)}): end an unfinished record with `*`",
-            Severity.ERROR, line, column, None, variant.rule_result, len(text)))
+            f"({variant.progress(report.state)}): end an unfinished record with `*`{note}",
+            severity, line, column, None, variant.rule_result, len(text)))
         return
     assert report.score is not None
     if scores != report.score.totals:
         computed = ":".join(str(t) for t in report.score.totals)
         diagnostics.append(Diagnostic(
-            "result-mismatch", f"the final scores are {computed}, not {text}", Severity.ERROR,
+            "result-mismatch", f"the final scores are {computed}, not {text}{note}", severity,
             line, column, None, variant.rule_result, len(text)))
+
+
+def _fits_better_without(variant: Variant[Any, Any], state: Any, played: Any, record: GameRecord,
+                         index: int) -> bool:
+    """Whether the turn after ``index`` breaks fewer rules if turn ``index`` is left out.
+
+    A turn written twice is left out; but a slip can also make a turn read like the one
+    before it by chance (a card miswritten as the previous player's), and then the next turn
+    fits the game with it played. ``played`` is the state with the turn played.
+    """
+    if index + 1 >= len(record.turns):
+        return True
+    try:
+        following = variant.parse_move(state, record.turns[index + 1].text)
+    except MoveSyntaxError:
+        return True
+
+    def errors_after(base: Any) -> int:
+        if variant.is_over(base):
+            return 1  # the turn after would come after the end
+        trial = variant.copy_state(base)
+        return sum(1 for p in variant.apply(trial, following) if p.severity is Severity.ERROR)
+
+    return errors_after(state) <= errors_after(played)
+
+
+def _breaks_a_rule(diagnostic: Diagnostic) -> bool:
+    """Whether a diagnostic is an error of a turn that changes the game from there on.
+
+    A wrong move number does not: the turns are played the same whatever their numbers
+    (and the writer renumbers them), so it never turns later problems into warnings.
+    """
+    return diagnostic.is_error and diagnostic.turn is not None and diagnostic.code != "move-number"
+
+
+def _consequence(diagnostics: list[Diagnostic]) -> tuple[Severity, str]:
+    """How to report a problem that an earlier error in a turn may explain.
+
+    A turn left out, written twice or mangled changes the game from there on: the end comes
+    sooner or later and the scores differ. Once a turn broke a rule, those consequences are
+    warnings that name it, so that one slip gives one error; the game is invalid anyway.
+    """
+    first = next((d for d in diagnostics if _breaks_a_rule(d)), None)
+    if first is None:
+        return Severity.ERROR, ""
+    return Severity.WARNING, f" (which may follow from the error at turn {first.turn})"
 
 
 def validate_games(records: Iterable[GameRecord], matches: MatchChecks | None = None,

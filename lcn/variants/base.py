@@ -36,19 +36,53 @@ class Problem:
     offset: int = 0
     length: int = 0
     tag: str | None = None
+    #: What was probably meant and how to write it (``lcn.diagnostics.HINTS``).
+    hint: str | None = None
 
 
 class MoveSyntaxError(ValueError):
     """A turn's text is not a move of the variant; ``offset`` is where it goes wrong."""
 
     def __init__(self, message: str, offset: int = 0, length: int = 1,
-                 code: str = "move-syntax", rule: str = "LCN-MOVE") -> None:
+                 code: str = "move-syntax", rule: str = "LCN-MOVE",
+                 hint: str | None = None) -> None:
         super().__init__(message)
+        self.hint = hint
         self.message = message
         self.offset = offset
         self.length = length
         self.code = code
         self.rule = rule
+
+
+def name_hint(exc: MoveSyntaxError, text: str, names: list[str], tokens: list[str]) -> None:
+    """Add a hint to an unknown-player error whose player is written like a player's name.
+
+    People write ``Jean-Luc3`` or ``Mary Ann:R3`` for the tokens ``JeanLuc`` and ``MaryAnn``,
+    or a name whose token is the seat form (``Player 2`` is ``P2``): the hint names the
+    token to write; a token with a letter wrong or missing (``Aad3``) gets the closest one
+    (``difflib`` measures the likeness). The error itself is unchanged.
+    """
+    from ..diagnostics import hint
+
+    if exc.code != "unknown-player" or exc.hint is not None:
+        return
+    written = text[exc.offset:exc.offset + exc.length]
+    folded = "".join(ch for ch in written if ch.isalnum()).casefold()
+    if not folded:
+        return
+    for seat, name in enumerate(names):
+        plain = "".join(ch for ch in name if ch.isalnum()).casefold()
+        letters = "".join(ch for ch in name if ch.isalpha()).casefold()
+        if folded in (plain, letters) and written != tokens[seat]:
+            exc.hint = hint("name-for-token", written=written, name=name, token=tokens[seat])
+            return
+    from difflib import get_close_matches
+
+    close = get_close_matches(written.casefold(), [t.casefold() for t in tokens], n=1, cutoff=0.6)
+    if close:
+        token = tokens[[t.casefold() for t in tokens].index(close[0])]
+        exc.hint = hint("keyword-typo", meant=token)
 
 
 @dataclass(slots=True)
@@ -94,6 +128,10 @@ class Variant(ABC, Generic[S, M]):
     #: Whether :meth:`express_check` can decide games (the reader then keeps their plain
     #: movetext unread for it).
     express: ClassVar[bool] = False
+    #: Codes of problems that, once an earlier turn broke a rule, most likely follow from it
+    #: (the engine's picture of the game drifted from the table's): the validator reports
+    #: them as warnings that name the first error, so that one slip gives one error.
+    consequences: ClassVar[frozenset[str]] = frozenset()
 
     # -- setup ------------------------------------------------------------------------
     @abstractmethod

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, hint
 from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant
 from .classic_express import express_check
 
@@ -268,8 +268,11 @@ class ClassicState:
         "last",
         "moves",
         "names",
+        "pending",
         "pile_size",
         "piles",
+        "seat",
+        "texts",
         "tops",
         "turn",
         "unknown",
@@ -301,6 +304,14 @@ class ClassicState:
         #: Wager copies whose place is known, per colour.
         self.wagers_located: dict[str, int] = dict.fromkeys(config.colours, 0)
         self.turn = 0
+        #: 1 once the seats swapped after a turn the record left out (the player to move is
+        #: the other one from there on), else 0.
+        self.seat = 0
+        #: The record's turn texts, to look ahead when a turn breaks a rule (None: unknown).
+        self.texts: tuple[str, ...] | None = None
+        #: A turn already played with the one before it (two turns written swapped), and the
+        #: problems it broke, reported at its own turn.
+        self.pending: tuple[ClassicMove, list[Problem]] | None = None
         self.last: ClassicMove | None = None
         #: Read on every turn, so kept here rather than computed from the config each time.
         self.pile_size = config.pile_size
@@ -398,6 +409,11 @@ class ClassicState:
         return ", ".join(places) or "none left"
 
 
+#: Turns read ahead to see whether a card is played later (a whole game without loops
+#: through the discard piles has fewer turns than this).
+_LOOKAHEAD = 120
+
+
 class ClassicVariant(Variant[ClassicState, ClassicMove]):
     """Classic Lost Cities through the variant interface."""
 
@@ -470,6 +486,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             elif cards is not None:
                 state.deck = cards
                 self._deal(state, cards, "Deck", problems)
+        state.texts = tuple(turn.text for turn in record.turns)
         return state, problems
 
     @staticmethod
@@ -544,7 +561,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return format_move(move)
 
     def current_player(self, state: ClassicState) -> int:
-        return state.turn & 1
+        return (state.turn + state.seat) & 1
 
     def is_over(self, state: ClassicState) -> bool:
         return state.drawn >= state.pile_size
@@ -591,8 +608,107 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return turn_index // 2 + 1, turn_index % 2 == 0
 
     def apply(self, state: ClassicState, move: ClassicMove) -> list[Problem]:
+        if state.pending is not None:
+            (played, problems), state.pending = state.pending, None
+            if played == move:
+                return problems
+        player = (state.turn + state.seat) & 1
+        if state.unknown[player] == 0 and not state.known[player].get(move.card) \
+                and state.texts is not None and state.cards_left > 2:
+            slip = self._resync(state, move, player)
+            if slip is not None:
+                return slip
+        return self._play(state, move, player)
+
+    def _peek(self, state: ClassicState, ahead: int) -> ClassicMove | None:
+        """The move ``ahead`` turns after the one being played, as the record writes it."""
+        assert state.texts is not None
+        index = state.turn + ahead
+        if index >= len(state.texts):
+            return None
+        try:
+            return self.parse_move(state, state.texts[index])
+        except MoveSyntaxError:
+            return None
+
+    def _resync(self, state: ClassicState, move: ClassicMove, player: int) -> list[Problem] | None:
+        """Follow the most likely intent of a card that a fully known hand does not hold.
+
+        The problems reported are those of the move as written; then the state follows what
+        was most likely played, so that one slip gives one error:
+
+        - the card is in the other hand, and the next turn's card is not: a turn was left
+          out, so the seats swap from here (the missing turn is taken to draw from the draw
+          pile, as most do, and its card stays unknown in the hand);
+        - ...but the next two turns play cards of this hand: two turns were written
+          swapped, and both are played in their order;
+        - otherwise the card was miswritten: the card of this hand of the same colour (the
+          nearest value that can be placed) or else of the same value is played instead.
+        """
+        other = player ^ 1
+        card = move.card
+        problems = self._play(self.copy_state(state), move, player)
+        if not problems:
+            return None
+        ahead = self._peek(state, 1)
+        mine, theirs = state.known[player], state.known[other]
+        if theirs.get(card) and (ahead is None or not theirs.get(ahead.card)):
+            after = self._peek(state, 2)
+            if ahead is not None and mine.get(ahead.card) and after is not None \
+                    and mine.get(after.card) and not theirs.get(after.card) \
+                    and after.card != ahead.card:
+                problems[0].hint = hint("classic-swap", name=state.names[other])
+                done = self._play(state, ahead, player)
+                self._play(state, move, other)
+                state.pending = (ahead, done)
+                return problems
+            problems[0].hint = hint("classic-missing", name=state.names[other])
+            if state.deck is not None and state.drawn < len(state.deck):
+                self._take(state, player, state.deck[state.drawn])
+            else:
+                state.unknown[player] += 1
+                state.blind[player] += 1
+            state.drawn += 1
+            state.seat ^= 1
+            self._play(state, move, other)
+            return problems
+        meant = self._meant(state, move, player)
+        if meant is None:
+            return None
+        problems[0].hint = hint("keyword-typo", meant=meant)
+        self._play(state, move._replace(card=meant), player)
+        return problems
+
+    @staticmethod
+    def _meant(state: ClassicState, move: ClassicMove, player: int) -> str | None:
+        """The card of the hand most likely meant by a card it does not hold.
+
+        A miswritten card has its colour or its value right: the candidates are the hand's
+        cards of the same colour or the same value. A number card is played once, so one
+        that the record plays later was not meant here; of the others, one that can be
+        placed where the move puts it and the nearest in value is taken. The record is read
+        ahead a bounded number of turns (``_LOOKAHEAD``), so that a long record full of errors
+        stays linear to check.
+        """
+        assert state.texts is not None
+        later = state.texts[state.turn + 1:state.turn + 1 + _LOOKAHEAD]
+        colour, value = move.card[0], card_value(move.card)
+        top = state.tops[player][colour]
+        options = []
+        for card, count in state.known[player].items():
+            if not count or (card[0] != colour and card[1:] != move.card[1:]):
+                continue
+            if card[1] != "w" and any(text.lstrip("xX").startswith(card)
+                                      and text.lstrip("xX")[len(card):][:1] == "/"
+                                      for text in later):
+                continue
+            illegal = not move.discard and (card_value(card) <= top if card[1] != "w"
+                                            else state.tops[player][card[0]] > 0)
+            options.append((illegal, abs(card_value(card) - value), card))
+        return min(options)[2] if options else None
+
+    def _play(self, state: ClassicState, move: ClassicMove, player: int) -> list[Problem]:
         problems: list[Problem] = []
-        player = state.turn & 1
         name = state.names[player]
         discard, card, draw, drawn = move  # once, rather than by name on every use
         colour = card[0]
@@ -793,7 +909,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return {
             "variant": self.name,
             "turn": state.turn,
-            "next_player": None if self.is_over(state) else state.turn & 1,
+            "next_player": None if self.is_over(state) else (state.turn + state.seat) & 1,
             "over": self.is_over(state),
             "colours": list(state.config.colours),
             "expeditions": [{c: list(cards) for c, cards in exp.items()}
@@ -811,7 +927,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         score = self.score(state)
         width = max(len(n) for n in names) + 2
         lines = []
-        status = "game over" if self.is_over(state) else f"{names[state.turn & 1]} to move"
+        status = "game over" if self.is_over(state) else f"{names[(state.turn + state.seat) & 1]} to move"
         lines.append(f"After turn {state.turn}: {status}; draw pile: {state.cards_left} cards")
         lines.append("")
         for player in (1, 0):
@@ -858,6 +974,9 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         other.where = dict(state.where)
         other.wagers_located = dict(state.wagers_located)
         other.turn = state.turn
+        other.seat = state.seat
+        other.texts = state.texts
+        other.pending = state.pending
         other.last = state.last
         return other
 

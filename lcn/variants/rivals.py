@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..diagnostics import Severity
-from .base import MoveSyntaxError, Problem, Score, Variant
+from ..diagnostics import Severity, hint
+from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 
 if TYPE_CHECKING:
     from ..model import GameRecord
@@ -171,6 +172,7 @@ _SEAT_BID = re.compile(r"[Pp]([1-9])(\d{1,9})")
 _SEAT = re.compile(r"[Pp]([1-9])")
 _AMOUNT = re.compile(r"(.*?)(\d{1,9})")
 _KEYWORDS = ("place", "box", "up", "share", "rest")
+_SHARE_WORD = re.compile(r"(?i)(?:^|\s)(?:share|rest):")
 #: Phase of a turn reached by each keyword: words must come in this order.
 _PHASE = {"place": 1, "box": 2, "up": 3, "share": 4, "rest": 5}
 
@@ -234,15 +236,18 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
     share: Item | None = None
     rest: Item | None = None
     phase = 0
-    for match in _WORD.finditer(text):
+    matches = list(_WORD.finditer(text))
+    for index, match in enumerate(matches):
         word, start = match.group(), match.start()
         key, colon, value = word.partition(":")
         if colon:
             keyword = key.lower()
             if keyword not in _PHASE:
+                close = get_close_matches(keyword, _KEYWORDS, n=1, cutoff=0.6)
                 raise MoveSyntaxError(
                     f"unknown word `{key}:`: expected one of {', '.join(k + ':' for k in _KEYWORDS)}, "
-                    "or a bid (`Ada3`) or pass (`Ada-`)", start, len(key) + 1, rule=_TURN_RULE)
+                    "or a bid (`Ada3`) or pass (`Ada-`)", start, len(key) + 1, rule=_TURN_RULE,
+                    hint=hint("keyword-typo", meant=close[0] + ":") if close else None)
             at = start + len(key) + 1
             wanted = _PHASE[keyword]
             if wanted <= phase:
@@ -268,7 +273,15 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
             phase = wanted
             if keyword == "place":
                 pos = at
-                for part in value.split(","):
+                parts = value.split(",")
+                for number, part in enumerate(parts):
+                    if not part and number == len(parts) - 1 and index + 1 < len(matches):
+                        after = matches[index + 1].group()
+                        raise MoveSyntaxError(
+                            f"`{word}` ends with a comma: expected a card after it, in the same "
+                            "word", pos, 1, code="bad-card", rule="V-SETUP-CARDS",
+                            hint=hint("space-in-word", word=f"{word} {after}",
+                                      joined=word + after))
                     place.append(Item(parse_card(part, pos), pos, max(len(part), 1)))
                     pos += len(part) + 1
             elif keyword == "box":
@@ -290,8 +303,14 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
                 rest = Item(_count(value, at, key), at, max(len(value), 1))
             continue
         if phase > 0:
+            advice = None
+            before = matches[index - 1].group()
+            split = (word.lower() == ">box" and before.lower().startswith("up:")) \
+                or (phase == 1 and before.endswith(","))
+            if split:
+                advice = hint("space-in-word", word=f"{before} {word}", joined=before + word)
             raise MoveSyntaxError(f"`{word}` is out of place: bids and passes come before place:, "
-                                  "box: and up:", start, len(word), rule=_TURN_RULE)
+                                  "box: and up:", start, len(word), rule=_TURN_RULE, hint=advice)
         bids.append(_parse_bid(word, start, tokens, lookup))
     if up is None:
         if bids:
@@ -410,7 +429,9 @@ class RivalsState:
         "pile_cards",
         "player",
         "players",
+        "share_turns",
         "sizes",
+        "sizes_known",
         "start_wagers",
         "supply",
         "tokens",
@@ -433,6 +454,10 @@ class RivalsState:
         self.display: list[str] = []
         self.box: list[str] = []
         self.sizes = [PILE_SIZE] * PILE_COUNT
+        #: Whether the pile sizes come from the record (PileSizes or Pile tags) or are assumed.
+        self.sizes_known = False
+        #: The turns (1-based) whose text writes a share-out (`share:` or `rest:`).
+        self.share_turns: frozenset[int] = frozenset()
         #: The piles from the Pile tags (top card first), None where the record does not say.
         self.pile_cards: list[list[str] | None] = [None] * PILE_COUNT
         #: Copies of each card that can still come out of the piles the record does not give.
@@ -498,6 +523,10 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
     rule_turn_order = "V-TURN-ORDER"
     min_players = 2
     max_players = 4
+    consequences = frozenset({"share-mismatch", "remainder-mismatch", "no-share", "share-at-end",
+                              "not-useless", "card-exhausted", "not-in-display",
+                              "box-not-in-display", "wager-after-number", "not-ascending",
+                              "bid-funds", "empty-display"})
 
     # -- setup ------------------------------------------------------------------------
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:
@@ -513,7 +542,48 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         state = RivalsState(names)
         self._setup_wagers(record, state, problems)
         self._setup_piles(record, state, problems)
+        state.share_turns = frozenset(
+            index for index, turn in enumerate(record.turns, 1)
+            if _SHARE_WORD.search(turn.text) is not None)
+        state.sizes_known = "PileSizes" in record.tags or any(
+            f"Pile{index + 1}" in record.tags for index in range(PILE_COUNT))
+        if not state.sizes_known:
+            self._infer_piles(record, state, problems)
         return state, problems
+
+    @staticmethod
+    def _infer_piles(record: GameRecord, state: RivalsState, problems: list[Problem]) -> None:
+        """Pile sizes from the share-outs a record without PileSizes writes, where it can.
+
+        Every turn uncovers one card, so a share-out written at turn N says that a pile ran
+        out with the N-th card. When the record holds the whole game (80 turns, one per card)
+        and its share-outs fall near the boundaries of piles of 20 in order, they give the
+        sizes; the boundaries they do not show stay 20 cards apart, and the last pile holds the
+        rest. A record of another length may have a turn missing or one too many, and the
+        share-outs cannot tell where: piles of 20 are assumed there, and a share-out written
+        where no pile ran out by that count is an error that points at PileSizes.
+        """
+        turns = len(record.turns)
+        if not state.share_turns or turns != TOTAL_CARDS:
+            return
+        bounds = [PILE_SIZE * (slot + 1) for slot in range(PILE_COUNT - 1)]
+        used: set[int] = set()
+        for turn in sorted(state.share_turns):
+            slot = min(max(round(turn / PILE_SIZE) - 1, 0), PILE_COUNT - 2)
+            if slot in used:
+                return
+            used.add(slot)
+            bounds[slot] = turn
+        edges = [0, *bounds, TOTAL_CARDS]
+        sizes = [edges[i + 1] - edges[i] for i in range(PILE_COUNT)]
+        if min(sizes) < 1 or sizes == state.sizes:
+            return
+        state.sizes = sizes
+        problems.append(Problem(
+            "pile-sizes-inferred", "V-SETUP-PILES",
+            f"no PileSizes tag: the share-outs written give piles of {' '.join(map(str, sizes))} "
+            f"cards", Severity.INFO,
+            hint=hint("pile-sizes-tag", sizes=" ".join(map(str, sizes)))))
 
     @staticmethod
     def _setup_wagers(record: GameRecord, state: RivalsState, problems: list[Problem]) -> None:
@@ -638,7 +708,11 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: RivalsState, text: str) -> RivalsMove:
-        return parse_move(text, state.tokens)
+        try:
+            return parse_move(text, state.tokens)
+        except MoveSyntaxError as exc:
+            name_hint(exc, text, state.names, state.tokens)
+            raise
 
     def format_move(self, move: RivalsMove) -> str:
         return format_move(move)
@@ -683,12 +757,48 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 "empty-display", "V-AUCTION-DISPLAY",
                 f"{names[opener]} cannot start an auction: the display is empty (uncover a card "
                 "instead)", offset=first.offset, length=first.length))
+        bids = list(move.bids)
+        if bids[0].seat != opener:
+            # Someone else opens: a turn left out before this one (that player plays on
+            # from here), or the opener's name miswritten (the rest of the calls then follow
+            # the opener's seat). Whichever leaves the calls in order is taken, reported once.
+            first = bids[0]
+            slip = [first._replace(seat=opener, token=state.tokens[opener]), *bids[1:]]
+            if self._order_faults(slip, opener, state.players) \
+                    < self._order_faults(bids, first.seat, state.players):
+                problems.append(Problem(
+                    "turn-order", "V-TURN-ORDER",
+                    f"it is {names[opener]}'s turn, so {names[opener]} opens the auction, not "
+                    f"{names[first.seat]}; the call is taken as {names[opener]}'s",
+                    offset=first.offset, length=first.length,
+                    hint=hint("seat-slip", token=state.tokens[opener], name=names[opener])))
+                bids = slip
+            else:
+                problems.append(Problem(
+                    "turn-order", "V-TURN-ORDER",
+                    f"it is {names[opener]}'s turn, so {names[opener]} opens the auction, not "
+                    f"{names[first.seat]}", offset=first.offset, length=first.length,
+                    hint=hint("turn-seat", written=names[first.seat])))
+                opener = first.seat
         active = list(range(state.players))
         high = 0
         winner: int | None = None
         expected = opener
         ended_at: Bid | None = None
-        for index, bid in enumerate(move.bids):
+        for index, bid in enumerate(bids):
+            if index and bid.seat != expected and bid.seat in active and expected in active \
+                    and self._order_faults([bid._replace(seat=expected), *bids[index + 1:]],
+                                           expected, state.players, active) \
+                    < self._order_faults(bids[index:], bid.seat, state.players, active):
+                # A call in another player's name where the next player's is due, and the
+                # calls after it follow from that player: the name is miswritten.
+                problems.append(Problem(
+                    "bid-order", "V-AUCTION-ORDER",
+                    f"it is {names[expected]}'s turn to bid or pass, not {names[bid.seat]}'s (the "
+                    f"auction goes clockwise); the call is taken as {names[expected]}'s",
+                    offset=bid.offset, length=bid.length,
+                    hint=hint("seat-slip", token=state.tokens[expected], name=names[expected])))
+                bid = bid._replace(seat=expected, token=state.tokens[expected])
             who = names[bid.seat]
             if winner is not None and len(active) == 1:
                 if ended_at is None:
@@ -700,11 +810,6 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                         offset=bid.offset, length=bid.length))
                 continue
             if index == 0:
-                if bid.seat != opener:
-                    problems.append(Problem(
-                        "turn-order", "V-TURN-ORDER",
-                        f"it is {names[opener]}'s turn, so {names[opener]} opens the auction, not "
-                        f"{who}", offset=bid.offset, length=bid.length))
                 if bid.amount is None:
                     problems.append(Problem(
                         "auction-open", "V-AUCTION-OPEN",
@@ -756,12 +861,14 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 "auction-unfinished", "V-AUCTION-END",
                 f"the auction is not over: {waiting} {'has' if len(still) == 1 else 'have'} not "
                 f"passed (expected {names[expected]} to bid or pass before the winner takes cards)",
-                offset=at.offset, length=at.length))
+                offset=at.offset, length=at.length,
+                hint=hint("missing-pass", names=waiting,
+                          passes=" ".join(f"{state.tokens[s]}-" for s in still))))
         winner_name = names[winner]
         price = min(high, max(state.gold[winner], 0))
         state.gold[winner] -= price
         state.supply += price
-        record = AuctionRecord(state.turn + 1, [(b.seat, b.amount) for b in move.bids], winner,
+        record = AuctionRecord(state.turn + 1, [(b.seat, b.amount) for b in bids], winner,
                                high, [], None)
         state.auction = record
         for item in move.place:
@@ -791,6 +898,22 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         self._uncover(state, winner, move, problems)
         record.uncovered = state.last_up
         return winner
+
+    @staticmethod
+    def _order_faults(bids: list[Bid], opener: int, players: int,
+                      active: list[int] | None = None) -> int:
+        """How many calls of an auction come out of clockwise order from ``opener``."""
+        active = list(range(players)) if active is None else list(active)
+        expected, faults = opener, 0
+        for bid in bids:
+            if len(active) <= 1:
+                return faults + 1
+            if bid.seat != expected or bid.seat not in active:
+                faults += 1
+            if bid.amount is None and bid.seat in active:
+                active.remove(bid.seat)
+            expected = RivalsVariant._next_active(active, bid.seat, players)
+        return faults
 
     @staticmethod
     def _word(bid: Bid) -> str:
@@ -877,7 +1000,35 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         state.in_pile += 1
         ended = state.in_pile >= state.sizes[state.pile]
         last_pile = state.pile == PILE_COUNT - 1
+        said_share = move.share if move.share is not None else move.rest
+        if not last_pile and not state.sizes_known and state.share_turns and said_share is None:
+            # The record writes its share-outs, and writes one in a moment: the pile runs out
+            # then (a turn too many before it, or a pile divided by eye); no error here.
+            turn = state.turn + 1
+            if ended and (turn + 1 in state.share_turns or turn + 2 in state.share_turns):
+                state.sizes[state.pile] += 1
+                state.sizes[-1] -= 1
+                ended = False
+        early = None
+        if said_share is not None and not ended and not last_pile and not state.sizes_known:
+            # A share-out written where the count says no pile ran out: piles of 20 are only
+            # assumed, so the record is followed (a turn left out before it, or a pile divided
+            # by eye); this is reported once, here, and the next piles are counted from here.
+            left = state.sizes[state.pile] - state.in_pile
+            early = Problem(
+                "no-share", "V-PILE-SHARE" if move.share is not None else "V-PILE-REMAINDER",
+                f"no pile ran out by the count: {left} card{'s' if left != 1 else ''} remain in "
+                f"pile {state.pile + 1}, so the supply is not shared out; the share-out written "
+                f"is followed, pile {state.pile + 1} ends here", offset=said_share.offset,
+                length=said_share.length,
+                hint=hint("pile-sizes", sizes=" ".join(map(str, state.sizes)),
+                          example=" ".join(map(str, self._sizes_if_ended(state)))))
+            state.sizes[-1] += left
+            state.sizes[state.pile] = state.in_pile
+            ended = True
         if ended and not last_pile:
+            if early is not None:
+                problems.append(early)
             each, rest = divmod(state.supply, state.players)
             for seat in range(state.players):
                 state.gold[seat] += each
@@ -900,14 +1051,16 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             return
         if ended:
             state.pile = PILE_COUNT - 1
-        for written in (move.share, move.rest):
-            if written is None:
+        for said in (move.share, move.rest):
+            if said is None:
                 continue
+            written = said
             if ended:
                 problems.append(Problem(
                     "share-at-end", "V-END-LAST-CARD",
                     f"{card} is the last card of the last pile: the game ends and no gold is "
                     "shared out", offset=written.offset, length=written.length))
+                break
             else:
                 left = state.sizes[state.pile] - state.in_pile
                 rule = "V-PILE-SHARE" if written is move.share else "V-PILE-REMAINDER"
@@ -916,6 +1069,15 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                     f"no pile ran out: {left} card{'s' if left != 1 else ''} remain in pile "
                     f"{state.pile + 1}, so the supply is not shared out", offset=written.offset,
                     length=written.length))
+                break  # `share:` and `rest:` say the same thing: one error
+
+    @staticmethod
+    def _sizes_if_ended(state: RivalsState) -> list[int]:
+        """The pile sizes if the current pile ended with the card just uncovered."""
+        sizes = list(state.sizes)
+        sizes[-1] += sizes[state.pile] - state.in_pile
+        sizes[state.pile] = state.in_pile
+        return sizes
 
     # -- scoring ----------------------------------------------------------------------
     def score(self, state: RivalsState) -> Score:
@@ -1020,6 +1182,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         other.display = list(state.display)
         other.box = list(state.box)
         other.sizes = list(state.sizes)
+        other.sizes_known = state.sizes_known
+        other.share_turns = state.share_turns
         other.pile_cards = state.pile_cards
         other.free = dict(state.free)
         other.pile = state.pile

@@ -57,11 +57,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .base import MoveSyntaxError, Problem, Score, Variant
+from ..diagnostics import hint
+from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 from .rivals import player_tokens as _letter_tokens
 
 if TYPE_CHECKING:
@@ -369,10 +371,11 @@ def _parse_choice(word: str, start: int, tokens: list[str],
             f"`{tokens[0]}:R0` for the circle, `{tokens[0]}:-` to refuse)", start, len(word),
             rule=_TURN_RULE)
     if seat is None:
+        close = get_close_matches(who.lower(), ("bridge", "exhausted"), n=1, cutoff=0.7)
         raise MoveSyntaxError(
             f"unknown player `{who}` in `{word}`: the players are {', '.join(tokens)} (or "
             f"P1..P{len(tokens)})", start, max(len(who), 1), code="unknown-player",
-            rule=_PLAYER_RULE)
+            rule=_PLAYER_RULE, hint=hint("keyword-typo", meant=close[0] + ":") if close else None)
     at = start + len(who) + 1
     token = tokens[seat]
     if rest == "-":
@@ -596,7 +599,7 @@ class RollWriteState:
     """The sheets after some turns, the bridges, and what is known of the layout."""
 
     __slots__ = ("bridges", "evidence", "given", "kinds", "last", "layout_source", "names",
-                 "players", "sheets", "tokens", "turn")
+                 "players", "sheets", "shift", "tokens", "turn")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -614,12 +617,15 @@ class RollWriteState:
         self.evidence: dict[tuple[str, int, str], tuple[int, int]] = {}
         self.layout_source = "record"
         self.turn = 0
+        #: Seats the rolls moved on by after a turn was rolled by another player than the one
+        #: due (a turn left out or written twice): the record is followed from there on.
+        self.shift = 0
         self.last: RollWriteMove | None = None
 
     @property
     def roller(self) -> int:
         """The seat that rolls the next turn (Player1 rolls first, then clockwise)."""
-        return self.turn % self.players
+        return (self.turn + self.shift) % self.players
 
     @property
     def over(self) -> bool:
@@ -654,6 +660,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
     rule_game_over = "RW-END-CONDITION"
     rule_result = "RW-END-RESULT"
     rule_turn_order = "RW-TURN-ORDER"
+    consequences = frozenset({"layout-mismatch", "bridge-mismatch", "exhausted-mismatch",
+                              "not-the-end", "not-ascending", "expedition-full", "not-full",
+                              "top-claimed", "circle-too-late", "circle-twice", "zero-start"})
     min_players = 2
     max_players = 5
 
@@ -709,7 +718,11 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: RollWriteState, text: str) -> RollWriteMove:
-        return parse_move(text, state.tokens)
+        try:
+            return parse_move(text, state.tokens)
+        except MoveSyntaxError as exc:
+            name_hint(exc, text, state.names, state.tokens)
+            raise
 
     def format_move(self, move: RollWriteMove) -> str:
         return format_move(move)
@@ -733,20 +746,22 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     def apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
         problems: list[Problem] = []
-        roller = state.roller
+        roller, choices = self._check_order(state, move, state.roller, problems)
         turn = state.turn + 1
         names = state.names
-        self._check_order(state, move, roller, problems)
         colours = list(move.colours)
         numbers = list(move.numbers)
         before = [{c: s.filled(c) for c in COLUMNS} for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
-        for choice in move.choices:
+        for choice in choices:
             is_roller = choice.seat == roller
             pool = (colours, numbers) if is_roller or available is None else available
             if choice.kind != "refuse":
+                found = len(problems)
                 self._check_dice(state, choice, pool, is_roller, move, problems)
+                if len(problems) > found:
+                    choice = self._likely_choice(state, choice, pool)
             if is_roller:
                 if choice.kind == "refuse":
                     available = (colours, numbers)
@@ -796,9 +811,42 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     @staticmethod
     def _check_order(state: RollWriteState, move: RollWriteMove, roller: int,
-                     problems: list[Problem]) -> None:
+                     problems: list[Problem]) -> tuple[int, tuple[Choice, ...]]:
+        """Check the seats of the choices; the seat that rolled and the choices to apply.
+
+        When the choices are every player's once, clockwise, but from another seat than
+        the one due to roll, a turn was most likely left out or written twice: that is
+        reported once, and the rolls go on from the seat the record shows.
+        """
         names = state.names
+        first = move.choices[0].seat if move.choices else roller
+        rotation = [(first + step) % state.players for step in range(state.players)]
+        if first != roller and [c.seat for c in move.choices] == rotation:
+            problems.append(Problem(
+                "turn-order", "RW-TURN-ORDER",
+                f"{names[roller]} rolls turn {state.turn + 1} (the roll goes clockwise from "
+                f"{names[state.shift]}), so {names[roller]}'s choice comes first, not "
+                f"{names[first]}'s", offset=move.choices[0].offset,
+                length=move.choices[0].length, hint=hint("roller", written=names[first])))
+            state.shift = (state.shift + first - roller) % state.players
+            return first, move.choices
         expected = [(roller + step) % state.players for step in range(state.players)]
+        written = [c.seat for c in move.choices]
+        wrong = [k for k in range(min(len(written), len(expected))) if written[k] != expected[k]]
+        if len(written) == len(expected) and len(wrong) == 1:
+            # One seat miswritten, every other where it belongs: the choice is the missing
+            # player's, and is applied as theirs.
+            k = wrong[0]
+            choice, seat = move.choices[k], expected[k]
+            problems.append(Problem(
+                "turn-order", "RW-TURN-ORDER",
+                f"{names[written[k]]}'s choice stands where {names[seat]}'s is due (the choices "
+                f"follow the seats clockwise from the roller, {names[roller]}); it is taken as "
+                f"{names[seat]}'s", offset=choice.offset, length=choice.length,
+                hint=hint("seat-slip", token=state.tokens[seat], name=names[seat])))
+            choices = list(move.choices)
+            choices[k] = choice._replace(seat=seat, token=state.tokens[seat])
+            return roller, tuple(choices)
         seen: list[int] = []
         for index, choice in enumerate(move.choices):
             if choice.seat in seen:
@@ -812,7 +860,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     and expected[index] not in seen:
                 if index == 0:
                     message = (f"{names[roller]} rolls turn {state.turn + 1} (the roll goes "
-                               f"clockwise from {names[0]}), so {names[roller]}'s choice comes "
+                               f"clockwise from {names[state.shift]}), so {names[roller]}'s choice comes "
                                f"first, not {names[choice.seat]}'s")
                 else:
                     message = (f"{names[choice.seat]}'s choice is out of order: the choices "
@@ -828,6 +876,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 f"no choice for {', '.join(missing)}: every player writes something or refuses "
                 f"(`{state.tokens[expected[0]]}:-`) on every roll",
                 offset=last.offset + last.length, length=1))
+        return roller, move.choices
 
     @staticmethod
     def _check_dice(state: RollWriteState, choice: Choice, pool: tuple[list[str], list[int]],
@@ -862,6 +911,35 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             f"{name} cannot use {dice_text}: the roll is {roll}", offset=first.offset,
             length=first.length))
 
+    @staticmethod
+    def _likely_choice(state: RollWriteState, choice: Choice,
+                       pool: tuple[list[str], list[int]]) -> Choice:
+        """The choice most likely meant when it names a die that was not there to take.
+
+        A colour or a number miswritten is the usual slip: when exactly one die of the pool
+        in its place would make a legal write, the choice is applied with that die, so the
+        player's sheet stays as it was at the table and later turns are checked against it.
+        Otherwise the choice is applied as written.
+        """
+        if choice.kind != "write" or choice.die is None:
+            return choice
+        colours, numbers = pool
+        colour, die = choice.colour, choice.die
+        sheet = state.sheets[choice.seat]
+        candidates = []
+        for c in ([colour] if colour in colours else sorted(set(colours))):
+            for d in ([die] if die in numbers else sorted(set(numbers))):
+                filled = sheet.numbers[c]
+                value = 10 if d == 0 else d
+                if (d != 0 or filled) and len(filled) < BOXES \
+                        and value >= (filled[-1] if filled else 0):
+                    candidates.append((c, d))
+        if len(candidates) != 1:
+            return choice
+        c, d = candidates[0]
+        first = replace(choice.steps[0], colour=c)
+        return choice._replace(die=d, steps=(first, *choice.steps[1:]))
+
     def _choose(self, state: RollWriteState, choice: Choice, turn: int,
                 problems: list[Problem]) -> None:
         sheet = state.sheets[choice.seat]
@@ -880,7 +958,8 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     "circle-too-late", "RW-CIRCLE",
                     f"{name} cannot mark the {COLOUR_NAMES[colour]} circle: the expedition has "
                     f"started ({' '.join(map(str, numbers))}); a 0 is now written as 10 "
-                    f"(`{colour}10`)", offset=first.offset, length=first.length))
+                    f"(`{colour}10`)", offset=first.offset, length=first.length,
+                    hint=hint("zero-started", choice=f"{colour}0", colour=colour)))
             elif sheet.circle[colour] == "X":
                 problems.append(Problem(
                     "circle-twice", "RW-CIRCLE",
@@ -1096,7 +1175,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             "layout_source": state.layout_source,
             "roll": None if last is None else {"colours": list(last.colours),
                                                "numbers": list(last.numbers)},
-            "roller": None if last is None else (state.turn - 1) % state.players,
+            "roller": None if last is None else (state.turn - 1 + state.shift) % state.players,
             "choices": choices,
             "scores": score.totals,
             "breakdown": score.breakdown,
@@ -1137,7 +1216,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         lines.append(f"After turn {state.turn}: {status}")
         last = state.last
         if last is not None:
-            roller = (state.turn - 1) % state.players
+            roller = (state.turn - 1 + state.shift) % state.players
             said = ", ".join(f"{names[c.seat]} {self._describe(c)}" for c in last.choices)
             lines.append(f"Roll of {names[roller]}: {format_roll(last.colours, last.numbers)}; "
                          f"{said}")
@@ -1210,6 +1289,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         other.evidence = dict(state.evidence)
         other.layout_source = state.layout_source
         other.turn = state.turn
+        other.shift = state.shift
         other.last = state.last
         return other
 

@@ -255,7 +255,9 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
             expected, plain = variant.move_number(state, i)
             wrong = None
             advice = None
-            if turn.number != expected + number_shift:
+            if number_shift and turn.number == expected:
+                number_shift = 0  # one number was mistyped, and the numbering goes on as it was
+            elif turn.number != expected + number_shift:
                 wrong = f"move number {turn.number} where {expected + number_shift} was expected"
                 advice = hint("number-shift", number=turn.number)
                 number_shift = turn.number - expected

@@ -304,24 +304,31 @@ class Parser:
             if tag.group(1) in ("Player1", "Player2") and value not in self.names:
                 self.names.append(value)
             return Item("tag", number, column, len(text), tag=(tag.group(1), value))
-        while True:
-            stamp = _STAMP.match(text)
-            if stamp is None or not stamp.group(0):
-                break
-            column += stamp.end()
-            text = text[stamp.end():]
+        # Positions rather than slices: a line of a million stamps or glyphs is read in one
+        # pass (cutting the text after each would copy it each time).
+        start = 0
+        while (stamp := _STAMP.match(text, start)) is not None and stamp.end() > start:
+            start = stamp.end()
+        column += start
+        text = text[start:]
         if not text:
             return None
         sentence = text.rstrip()
         glyphs: list[str] = []
-        while True:
-            parts = sentence.rsplit(None, 1)
-            if len(parts) == 2 and _GLYPH.fullmatch(parts[1]):
-                glyphs.insert(0, parts[1])
-                sentence = parts[0].rstrip()
-                continue
-            break
-        sentence = sentence.rstrip(".!;: ")
+        end = len(sentence)
+        while True:  # the glyphs at the end, word by word from the right
+            first = end
+            while first > 0 and not sentence[first - 1].isspace():
+                first -= 1
+            before = first
+            while before > 0 and sentence[before - 1].isspace():
+                before -= 1
+            if before == 0 or not _GLYPH.fullmatch(sentence, first, end):
+                break
+            glyphs.append(sentence[first:end])
+            end = before
+        glyphs.reverse()
+        sentence = sentence[:end].rstrip(".!;: ")
         item = self.statement(number, sentence, column)
         if item is None:
             self.error(number, column, len(text), f"`{shown(text)}` is not a line of a narrated log: "

@@ -21,12 +21,18 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import os
 import re
-from collections.abc import Iterator
+import resource
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from fuzz import long_inputs as linear_inputs
 from tests import regex_audit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -215,3 +221,116 @@ def test_regexploit_finds_nothing() -> None:
         reported.extend((where, pattern, str(r)) for r in find(parsed))
     assert not reported
     assert read > len(PATTERNS) // 2
+
+
+# -- dynamic: the entry points on long inputs -------------------------------------------------
+
+#: Entry points, by name: what they read (a format of fuzz/long_inputs.py) and a call.
+ENTRY_POINTS = ("detect", "lcn", "json", "openspiel", "metapyziks", "brdgme", "text", "reader",
+                "lexer")
+_FORMAT_OF = {"reader": ("lcn",), "lexer": ("lcn",), "detect": tuple(linear_inputs.TOKENS)}
+
+
+def entry_point(name: str) -> Callable[[str], object]:
+    """The function of one entry point; the errors it documents for bad input are caught."""
+    from lcn.importers import ImportError_, detect, get_importer
+    from lcn.reader import Reader
+
+    if name == "detect":
+        call: Callable[[str], object] = detect
+    elif name == "reader":
+        def call(text: str) -> object:
+            return list(Reader(text))
+    elif name == "lexer":
+        from lcn.pygments_lexer import LCNLexer
+
+        lexer = LCNLexer()
+
+        def call(text: str) -> object:
+            return list(lexer.get_tokens_unprocessed(text))
+    else:
+        call = get_importer(name).read
+
+    def guarded(text: str) -> object:
+        try:
+            return call(text)
+        except ImportError_:
+            return None
+    return guarded
+
+
+#: How many runs and tokens of each format the 1 MB test gives each entry point: all of them
+#: to an importer; to detection (which runs every importer) and to the reader and the
+#: highlighter, the first few, to keep the test's cost down (the step counts see them all).
+_MOST = {"detect": 3, "reader": 6, "lexer": 6}
+
+
+def cases(name: str, size: int, most: int | None = None) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for fmt in _FORMAT_OF.get(name, (name,)):
+        found.update({f"{fmt}-{key}": text
+                      for key, text in linear_inputs.inputs(fmt, size, most).items()})
+    return found
+
+
+def calls(function: Callable[[str], object], text: str) -> int:
+    """The Python and C function calls one call makes: a count of steps that does not vary."""
+    count = 0
+
+    def profile(_frame: object, event: str, _arg: object) -> None:
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        function(text)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_steps_grow_in_proportion_to_the_input(name: str) -> None:
+    function = entry_point(name)
+    small, large = cases(name, 3_000), cases(name, 12_000)
+    worse = {}
+    for key in small:
+        a, b = calls(function, small[key]), calls(function, large[key])
+        if b > 4.5 * a + 2_000:
+            worse[key] = (a, b)
+    assert not worse, f"{name}: calls on n and 4n characters: {worse}"
+
+
+_CHILD = textwrap.dedent("""
+    import sys
+    from tests.test_linear_cost import _MOST, cases, entry_point
+    name, size = sys.argv[1], int(sys.argv[2])
+    function = entry_point(name)
+    for key, text in cases(name, size, _MOST.get(name)).items():
+        function(text)
+        print(key, flush=True)
+""")
+
+#: CPU seconds one child may use for all the 1 MB inputs of one entry point: tens of times what
+#: a linear pass takes on a loaded machine, and a tiny part of what a quadratic one would.
+CPU_LIMIT = 900
+#: Memory for one child: a few hundred bytes for each character of input, for a few inputs.
+MEMORY_LIMIT = 2 * 1024**3
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_lines_of_a_megabyte(name: str) -> None:
+    result = subprocess.run([sys.executable, "-c", _CHILD, name, str(1_000_000)], cwd=ROOT,
+                            capture_output=True, text=True, preexec_fn=_limits,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = result.stdout.split()
+    expected = list(cases(name, 10, _MOST.get(name)))
+    assert result.returncode == 0 and done == expected, (
+        f"{name}: stopped after {done[-1:] or 'nothing'} (exit {result.returncode}): "
+        f"{result.stderr[-2000:]}")

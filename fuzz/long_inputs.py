@@ -54,17 +54,19 @@ def inputs(fmt: str, size: int, most: int | None = None) -> dict[str, str]:
 __all__ = ["CHARACTER_CLASSES", "RUNS", "TOKENS", "from_bytes", "inputs", "repeated"]
 
 
-def from_bytes(data: bytes, most: int = 200_000) -> bytes:
+def from_bytes(data: bytes) -> bytes:
     """A structured long input from a fuzzer's bytes (the coverage-guided harness's target).
 
     The first bytes choose the format, the kind of line (a run, a token of the format, the
     character classes), its length and what is repeated; the rest of the bytes, as text,
-    surround the line, so that coverage guidance can still steer what comes around it.
+    surround the line, so that coverage guidance can still steer what comes around it. The
+    length is spread evenly over its logarithm, from 1 to 131,072 characters: long lines come
+    often enough to show work that grows faster than a line, short ones keep the run fast.
     """
     if len(data) < 4:
         return data
     fmt = list(TOKENS)[data[0] % len(TOKENS)]
-    size = 1 + int.from_bytes(data[1:3], "big") * most // 65536
+    size = (1 << (data[1] % 17)) + data[2] * (1 << (data[1] % 17)) // 256
     pick = data[3]
     rest = data[4:].decode("utf-8", "replace")
     middle = len(rest) // 2

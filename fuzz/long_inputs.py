@@ -60,13 +60,13 @@ def from_bytes(data: bytes) -> bytes:
     The first bytes choose the format, the kind of line (a run, a token of the format, the
     character classes), its length and what is repeated; the rest of the bytes, as text,
     surround the line, so that coverage guidance can still steer what comes around it. The
-    length is spread evenly over its logarithm, from 1 to 131,072 characters: long lines come
+    length is spread evenly over its logarithm, from 1 to 65,536 characters: long lines come
     often enough to show work that grows faster than a line, short ones keep the run fast.
     """
     if len(data) < 4:
         return data
     fmt = list(TOKENS)[data[0] % len(TOKENS)]
-    size = (1 << (data[1] % 17)) + data[2] * (1 << (data[1] % 17)) // 256
+    size = (1 << (data[1] % 16)) + data[2] * (1 << (data[1] % 16)) // 256
     pick = data[3]
     rest = data[4:].decode("utf-8", "replace")
     middle = len(rest) // 2

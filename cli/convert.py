@@ -6,7 +6,8 @@ and what the official rules say about each game.
 
 Exit status: 0 when every game converted and is valid; 1 when an input cannot be converted,
 a game cannot be written in the output format, or an imported game breaks the rules (it is
-still written, with the problems on standard error); 2 for usage and file errors.
+still written, with the problems on standard error); 2 for usage and file errors, and for an
+input larger than ``lcn.importers.MAX_INPUT`` (4 MiB), refused while it is read.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ import click
 from lcn.diagnostics import Diagnostic
 from lcn.importers import (
     ImportError_,
+    InputTooLarge,
     export_records,
     formats,
     import_text,
     output_formats,
+    read_limited,
 )
 from lcn.model import GameRecord
 
@@ -30,15 +33,24 @@ from .io import INPUT_PATH, InputError, render_diagnostic, source_lines, write_a
 
 
 def _read(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
-    path = Path(name)
-    if path.is_dir():
-        raise InputError(f"cannot read '{name}': it is a directory")
+    """The bytes of one input, up to the importers' limit (MAX_INPUT), read in pieces.
+
+    An input over the limit is a file error (exit 2) found while reading: ``lcn convert
+    /dev/zero`` stops after MAX_INPUT bytes instead of filling the memory.
+    """
+    display = "<stdin>" if name == "-" else name
     try:
-        return path.read_bytes()
+        if name == "-":
+            return read_limited(sys.stdin.buffer)
+        path = Path(name)
+        if path.is_dir():
+            raise InputError(f"cannot read '{name}': it is a directory")
+        with path.open("rb") as stream:
+            return read_limited(stream)
+    except InputTooLarge as exc:
+        raise InputError(f"'{display}' is too large: {exc.message}") from None
     except OSError as exc:
-        raise InputError(f"cannot read '{name}': {exc.strerror or exc}") from exc
+        raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
 
 
 def _show(diagnostics: list[Diagnostic], display: str, data: bytes, quiet: bool) -> None:

@@ -6,7 +6,9 @@
         -print_final_stats=1 -artifact_prefix=fuzz/crashes/
 
 The first argument names the target (``reader``, ``engines``, ``json``, ``importers``, ``cli``,
-or ``all``, which spreads inputs over the first four by their first byte); the rest is passed
+``long``, whose inputs are long runs, repeated tokens and every character class built from the
+fuzzer's bytes (``fuzz/long_inputs.py``), or ``all``, which spreads inputs over the first four
+and ``long`` by their first byte); the rest is passed
 to libFuzzer. libFuzzer itself turns the three failures of the property into crashes: an
 uncaught exception (or a broken property, ``FuzzFailure``), an input running longer than
 ``-timeout`` seconds (a hang), and memory above ``-rss_limit_mb`` (growth without bound).
@@ -35,7 +37,7 @@ def _load_targets(instrument: bool) -> dict[str, Callable[[bytes], None]]:
     else:
         from fuzz import targets
     table = dict(targets.TARGETS)
-    spread = [table["reader"], table["engines"], table["json"], table["importers"]]
+    spread = [table["reader"], table["engines"], table["json"], table["importers"], table["long"]]
 
     def everything(data: bytes) -> None:
         if data:

@@ -20,6 +20,8 @@ from lcn.importers import export_records, output_formats
 from lcn.model import GameRecord
 from lcn.variants import classic_play, rivals_play, rollwrite_play
 
+from . import long_inputs
+
 #: Fragments that mean something to some part of LCN, or to a parser in general.
 TOKENS: list[bytes] = [
     b"{", b"}", b";", b"[", b"]", b'"', b"\\", b"*", b"1.", b"3...", b"$5", b"$300", b"!!", b"?!",
@@ -169,3 +171,43 @@ def damaged_json() -> st.SearchStrategy[bytes]:
 
     return st.builds(build, valid_lcn(), st.lists(st.integers(0, 1000), max_size=6), json_values,
                      st.integers(0, 1))
+
+
+# -- long runs, repeated tokens, every character class (linear cost) -------------------------
+
+def _long_line(fmt: str, size: int, kind: int, pick: int, char: str) -> str:
+    """One long line for ``fmt``: a run inside a line, a token of its format, or every class."""
+    if kind == 0:
+        return "a" + char * size + "x"
+    if kind == 1:
+        tokens = long_inputs.TOKENS[fmt]
+        return long_inputs.repeated(tokens[pick % len(tokens)], size)
+    return long_inputs.repeated(long_inputs.CHARACTER_CLASSES[pick % 40:], size)
+
+
+def long_lines(fmt: str | None = None, most: int = 20_000) -> st.SearchStrategy[bytes]:
+    """Long runs, repeated tokens and every character class, per importer, inside a valid log.
+
+    A pattern that backtracks more than linearly, or a loop that copies the rest of a line at
+    each step, shows on lines of tens of thousands of characters: the seeded tests give them a
+    few thousand (the watchdog turns quadratic work into a Hang), the long run up to ``most``.
+    The line replaces or joins a line of a valid log of the format, so that it reaches the
+    parser's deeper states (after a tag, in the middle of a game), or stands alone.
+    """
+    formats = [fmt] if fmt is not None else list(long_inputs.TOKENS)
+    runs = st.sampled_from(long_inputs.RUNS) | st.sampled_from(long_inputs.CHARACTER_CLASSES)
+
+    def build(name: str, size: int, kind: int, pick: int, char: str, seed: int, where: float,
+              alone: bool) -> bytes:
+        line = _long_line(name, size, kind, pick, char)
+        if alone:
+            return line.encode("utf-8")
+        base = exported(seed % 31, name if name in ("lcn", "json", "metapyziks", "text") else "text")
+        lines = base.split("\n")
+        at = int(where * len(lines))
+        lines[at:at] = [line]
+        return "\n".join(lines).encode("utf-8")
+
+    return st.builds(build, st.sampled_from(formats), st.integers(1, most), st.integers(0, 2),
+                     st.integers(0, 1000), runs, st.integers(0, 30),
+                     st.floats(0, 1, allow_nan=False, exclude_max=True), st.booleans())

@@ -241,6 +241,28 @@ def cli(data: bytes, commands: list[list[str]] | None = None) -> None:
             raise FuzzFailure(f"lcn {' '.join(args)} printed a traceback:\n{result.output}")
 
 
+def long_lines(data: bytes) -> None:
+    """Every importer, detection, the reader and the highlighter on an input, whatever it holds.
+
+    Meant for long runs, repeated tokens and every character class (``fuzz.long_inputs``):
+    the watchdog turns work that grows faster than the input into a Hang.
+    """
+    importers(data)
+    reader(data)
+    from lcn.pygments_lexer import LCNLexer
+
+    text = text_of(data)
+    if "".join(value for _, _, value in LCNLexer().get_tokens_unprocessed(text)) != text:
+        raise FuzzFailure("the highlighter's tokens do not give back the text")
+
+
+def long_structured(data: bytes) -> None:
+    """:func:`long_lines` on a long input built from the fuzzer's bytes (``from_bytes``)."""
+    from .long_inputs import from_bytes
+
+    long_lines(from_bytes(data))
+
+
 #: The targets by name, for the harness's command line.
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "reader": reader,
@@ -248,4 +270,5 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "json": json_form,
     "importers": importers,
     "cli": cli,
+    "long": long_structured,
 }

@@ -32,7 +32,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any
+from typing import IO, Any
 
 from ..diagnostics import Diagnostic, Severity
 from ..model import GameRecord
@@ -52,6 +52,12 @@ from .base import (
 
 #: The smallest confidence that counts as recognising an input.
 THRESHOLD = 0.3
+
+#: The largest input the importers read, in bytes (or characters, for text): 4 MiB, hundreds
+#: of times a long match. Every importer runs in time linear in its input, but holds the whole
+#: of it and its words in memory; the limit keeps that memory bounded (a few hundred MB) on
+#: endless or hostile input. :func:`read_limited` stops reading a stream as soon as it passes.
+MAX_INPUT = 4 * 1024 * 1024
 
 #: The built-in formats and their modules, in the order detection lists them.
 BUILTIN = {"lcn": "lcn_text", "json": "json_form", "openspiel": "openspiel",
@@ -159,6 +165,37 @@ class ImportResult:
         }
 
 
+class InputTooLarge(ImportError_):
+    """An input larger than :data:`MAX_INPUT`: refused before the importers see it."""
+
+    def __init__(self, limit: int = MAX_INPUT) -> None:
+        self.limit = limit
+        super().__init__(f"the input is larger than {_size(limit)}, the most the importers read: "
+                         "split it into several files")
+
+
+def _size(count: int) -> str:
+    return f"{count // 1024**2} MiB" if count % 1024**2 == 0 else f"{count} bytes"
+
+
+def read_limited(stream: IO[bytes], limit: int = MAX_INPUT) -> bytes:
+    """All of a binary stream, or InputTooLarge as soon as it passes ``limit`` bytes.
+
+    Reads in pieces, so an endless stream (``/dev/zero``, a pipe that never closes after
+    sending too much) costs at most ``limit`` bytes of memory and stops there.
+    """
+    pieces: list[bytes] = []
+    size = 0
+    while True:
+        piece = stream.read(min(1 << 16, limit + 1 - size))
+        if not piece:
+            return b"".join(pieces)
+        size += len(piece)
+        if size > limit:
+            raise InputTooLarge(limit)
+        pieces.append(piece)
+
+
 def decode(data: str | bytes) -> str:
     """The text of an input: UTF-8, with a byte order mark dropped and line ends unified."""
     if isinstance(data, bytes):
@@ -235,9 +272,12 @@ def import_text(data: str | bytes, fmt: str | None = None) -> ImportResult:
     """Read the games of a log in format ``fmt`` (detected when None) and validate them.
 
     Raises ImportError_ when the input cannot be converted (every problem with its line is
-    in ``diagnostics``); problems of the games themselves (a rule broken, a result that
-    does not add up) are in the result, and ``valid`` is False.
+    in ``diagnostics``), and its subclass InputTooLarge for an input over :data:`MAX_INPUT`;
+    problems of the games themselves (a rule broken, a result that does not add up) are in
+    the result, and ``valid`` is False.
     """
+    if len(data) > MAX_INPUT:
+        raise InputTooLarge(MAX_INPUT)
     text = decode(data)
     importer = get_importer(fmt) if fmt is not None else _choose(text)
     conversion: Conversion = importer.read(text)
@@ -277,7 +317,24 @@ def export_records(records: Sequence[GameRecord], fmt: str) -> ExportResult:
 
 
 __all__ = [
-    "Conversion", "DetectionError", "ExportError", "ExportResult", "ImportError_", "ImportResult",
-    "Importer", "SourceMap", "TurnSource", "UnknownFormatError", "detect", "export_records",
-    "formats", "get_importer", "import_text", "output_formats", "register_importer",
+    "MAX_INPUT",
+    "Conversion",
+    "DetectionError",
+    "ExportError",
+    "ExportResult",
+    "ImportError_",
+    "ImportResult",
+    "Importer",
+    "InputTooLarge",
+    "SourceMap",
+    "TurnSource",
+    "UnknownFormatError",
+    "detect",
+    "export_records",
+    "formats",
+    "get_importer",
+    "import_text",
+    "output_formats",
+    "read_limited",
+    "register_importer",
 ]

@@ -52,7 +52,7 @@ from .common import CLASSIC, GameBuilder
 CARD = r"[RGWBY](?:X|10|[2-9])"
 _MARKUP_PLAYER = re.compile(r"\{\{\s*player\s+(\d{1,9})\s*\}\}")
 _MARKUP = re.compile(r"\{\{[^{}]*\}\}")
-_STAMP = re.compile(r"^(?:\[[^\]]{1,40}\]\s*|\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?\s*(?:[-|:]\s+)?"
+_STAMP = re.compile(r"(?:\[[^\]]{1,40}\]\s*|\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?\s*(?:[-|:]\s+)?"
                     r"|\d\d?:\d\d(?::\d\d)?\s*(?:[-|]\s+)?|[-*•]\s+)")
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("round", re.compile(r"starting round (\d{1,9})", re.I)),
@@ -64,9 +64,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("place", re.compile(r"(.+?) (played|discarded) (" + CARD + r")", re.I)),
     ("take", re.compile(r"(.+?) took (" + CARD + r")", re.I)),
     ("scored", re.compile(r"(.+?) scored (-?\d{1,9}) points?, now on (-?\d{1,9})", re.I)),
-    ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(play|discard)\s+(" + CARD + r")", re.I)),
-    ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(draw)", re.I)),
-    ("command", re.compile(r"(?:([^:]+?)\s*:\s*)?(take)\s+([RGWBY])", re.I)),
+    # The name before a command's colon ends on its last non-space: ``[^:]*[^:\s]`` finds it
+    # in one pass, where ``[^:]+?\s*:`` would try every split of a run of spaces.
+    ("command", re.compile(r"(?:([^:]*[^:\s])\s*+:\s*+)?(play|discard)\s++(" + CARD + r")", re.I)),
+    ("command", re.compile(r"(?:([^:]*[^:\s])\s*+:\s*+)?(draw)", re.I)),
+    ("command", re.compile(r"(?:([^:]*[^:\s])\s*+:\s*+)?(take)\s++([RGWBY])", re.I)),
 ]
 
 
@@ -106,13 +108,11 @@ def parse_line(number: int, raw: str) -> Entry | str | None:
     if not stripped:
         return None
     column = text.index(stripped) + 1
-    while True:
-        stamp = _STAMP.match(stripped)
-        if stamp is None or not stamp.group(0):
-            break
-        column += stamp.end()
-        stripped = stripped[stamp.end():]
-    stripped = stripped.rstrip(".! ")
+    start = 0  # positions, not slices: a line of many stamps is read in one pass
+    while (stamp := _STAMP.match(stripped, start)) is not None and stamp.end() > start:
+        start = stamp.end()
+    column += start
+    stripped = stripped[start:].rstrip(".! ")
     for kind, pattern in _PATTERNS:
         m = pattern.fullmatch(stripped)
         if m is None:

@@ -21,7 +21,7 @@ _TAG_LINE = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"(?:[^"\\]|\\.)
 _NOTATION_WORD = re.compile(r"[0-9/:*$]|-$|^[!?]+$")
 #: A comment left open runs to the end, as in LCN (and so ``{{{…`` is scanned once, not once
 #: per brace).
-_COMMENTS = re.compile(r"\{[^}]*(?:\}|$)|;[^\n]*")
+_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*")  # a comment left open runs to the end
 _CLASSIC_WORD = re.compile(r"(?:\d+\.+)?x?[YBWGRPO](?:10|[2-9]|w)/(?:[dD](?:=[YBWGRPO](?:10|[2-9]|w))?"
                            r"|[YBWGRP])[!?]*", re.IGNORECASE)
 

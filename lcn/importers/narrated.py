@@ -109,9 +109,15 @@ _WORD = re.compile(r"[^\s,]+|,")
 _HEADING = re.compile(r"[-=#* ]*(?:starting\s+)?(round|game|runde|partie|spiel)\s+(\d{1,9})"
                       r"(?:\s+(?:of|von)\s+\d+)?[-=#*:. ]*", re.IGNORECASE)
 _NEW_GAME = re.compile(r"[-=#* ]*(?:new game|neues spiel|neue partie)[-=#*:. ]*", re.IGNORECASE)
-_PLAYERS = re.compile(r"(?:players|spieler|spielerinnen)\s*:\s*(.+)", re.IGNORECASE)
-_VERSUS = re.compile(r"(.+?)\s+(?:vs\.?|versus|gegen)\s+(.+)", re.IGNORECASE)
-_TURN_OF = [re.compile(r"(?:it'?s|it is)\s+(.+?)['’]s turn", re.IGNORECASE),
+# Linear cost: no two unbounded quantifiers may share a character where the engine could
+# split a run between them in many ways (``(.+?)\s*:`` tries every split of a run of spaces;
+# ``\s*(.+?)\s*:?\s+`` every pair of splits). Where a name runs into spaces, the group takes
+# them and the caller strips it; otherwise a lookbehind ``(?<!\s)`` makes a group end on a
+# non-space and possessive ``*+``/``++`` forms keep what they took. tests/test_linear_cost.py
+# audits every pattern here.
+_PLAYERS = re.compile(r"(?:players|spieler|spielerinnen)\s*:(.+)", re.IGNORECASE)  # names stripped
+_VERSUS = re.compile(r"(.+?)(?<!\s)\s++(?:vs\.?|versus|gegen)\s++(.+)", re.IGNORECASE)
+_TURN_OF = [re.compile(r"(?:it'?s|it is)\s(.+?)['’]s turn", re.IGNORECASE),  # name stripped
             re.compile(r"(.+?)['’]s turn", re.IGNORECASE),
             re.compile(r"(.+?) (?:ist am zug|ist dran|ist an der reihe)", re.IGNORECASE)]
 _DECK_COUNT = [re.compile(r"(\d{1,9}) cards? (?:left|remaining)(?: in the (?:draw pile|deck|stack))?",
@@ -120,18 +126,25 @@ _DECK_COUNT = [re.compile(r"(\d{1,9}) cards? (?:left|remaining)(?: in the (?:dra
                           r"(?: cards?| karten?)?(?: left)?", re.IGNORECASE),
                re.compile(r"noch (\d{1,9}) karten?(?: im (?:nachziehstapel|stapel))?", re.IGNORECASE)]
 _FINAL = re.compile(r"(?:final scores?|final result|result|scores?|endstand|ergebnis|endergebnis)"
-                    r"\s*:?\s*(.+)", re.IGNORECASE)
+                    r"\s*+:?\s*+(.+)", re.IGNORECASE)
 _SCORE = [re.compile(r"(.+?) (?:scores|scored|gets|got|finishes with|ends with|erh(?:ä|ae)lt|bekommt"
                      r"|macht|hat) (-?\d{1,9}) ?(?:points?|punkte?|pts?\.?)?(?: (?:in total|insgesamt))?",
                      re.IGNORECASE),
-          re.compile(r"(.+?)\s*:\s*(-?\d{1,9}) ?(?:points?|punkte?|pts?\.?)", re.IGNORECASE)]
+          re.compile(r"(.+?):\s*+(-?\d{1,9}) ?(?:points?|punkte?|pts?\.?)", re.IGNORECASE)]
 _END = re.compile(r"(?:game over|the game is over|the game ends|end of (?:the )?(?:game|round)"
                   r"|spielende|das spiel ist (?:zu ende|vorbei)|ende der runde|ende des spiels)",
                   re.IGNORECASE)
-_HAND = [re.compile(r"(.+?)['’]?s (?:starting )?hand\s*:?\s*(.+)", re.IGNORECASE),
-         re.compile(r"(.+?) (?:is|was) dealt\s*:?\s*(.+)", re.IGNORECASE),
-         re.compile(r"(?:starthand|kartenhand) von (.+?)\s*:\s*(.+)", re.IGNORECASE)]
-_YOUR_HAND = re.compile(r"(?:your|deine|ihre) (?:starting |start)?hand\s*:?\s*(.+)", re.IGNORECASE)
+_HAND = [re.compile(r"(.+?)['’]?s (?:starting )?hand\s*+:?\s*+(.+)", re.IGNORECASE),
+         re.compile(r"(.+?) (?:is|was) dealt\s*+:?\s*+(.+)", re.IGNORECASE),
+         re.compile(r"(?:starthand|kartenhand) von ([^:]+):\s*+(.+)", re.IGNORECASE)]  # stripped
+_YOUR_HAND = re.compile(r"(?:your|deine|ihre) (?:starting |start)?hand\s*+:?\s*+(.+)", re.IGNORECASE)
+#: The parts of a final score line, and one part (``Ada: 54 points``).
+_FINAL_PARTS = re.compile(r",|;|(?<!\s)\s++[-–]\s++")
+_FINAL_PART = re.compile(r"\s*+(.+?)(?<!\s)(?:\s*+:\s++|\s++)(-?\d{1,9})\s*+(?:points?|punkte?|pts?\.?)?"
+                         r"\s*+")
+_NAME_LIST = re.compile(r",|\band\b|\bund\b")
+_HAND_PARTS = re.compile(r",|\band\b|\bund\b|\s{2,}")
+_ESCAPED = re.compile(r"\\(.)")
 
 
 def fold(word: str) -> str:
@@ -287,28 +300,35 @@ class Parser:
     def line(self, number: int, text: str, column: int) -> Item | None:
         tag = _TAG.fullmatch(text)
         if tag is not None:
-            value = re.sub(r"\\(.)", r"\1", tag.group(2))
+            value = _ESCAPED.sub(r"\1", tag.group(2))
             if tag.group(1) in ("Player1", "Player2") and value not in self.names:
                 self.names.append(value)
             return Item("tag", number, column, len(text), tag=(tag.group(1), value))
-        while True:
-            stamp = _STAMP.match(text)
-            if stamp is None or not stamp.group(0):
-                break
-            column += stamp.end()
-            text = text[stamp.end():]
+        # Positions rather than slices: a line of a million stamps or glyphs is read in one
+        # pass (cutting the text after each would copy it each time).
+        start = 0
+        while (stamp := _STAMP.match(text, start)) is not None and stamp.end() > start:
+            start = stamp.end()
+        column += start
+        text = text[start:]
         if not text:
             return None
         sentence = text.rstrip()
         glyphs: list[str] = []
-        while True:
-            parts = sentence.rsplit(None, 1)
-            if len(parts) == 2 and _GLYPH.fullmatch(parts[1]):
-                glyphs.insert(0, parts[1])
-                sentence = parts[0].rstrip()
-                continue
-            break
-        sentence = sentence.rstrip(".!;: ")
+        end = len(sentence)
+        while True:  # the glyphs at the end, word by word from the right
+            first = end
+            while first > 0 and not sentence[first - 1].isspace():
+                first -= 1
+            before = first
+            while before > 0 and sentence[before - 1].isspace():
+                before -= 1
+            if before == 0 or not _GLYPH.fullmatch(sentence, first, end):
+                break
+            glyphs.append(sentence[first:end])
+            end = before
+        glyphs.reverse()
+        sentence = sentence[:end].rstrip(".!;: ")
         item = self.statement(number, sentence, column)
         if item is None:
             self.error(number, column, len(text), f"`{shown(text)}` is not a line of a narrated log: "
@@ -335,7 +355,7 @@ class Parser:
             return item
         if (m := _PLAYERS.fullmatch(text)) is not None or (m := _VERSUS.fullmatch(text)) is not None:
             listed = m.re is _PLAYERS
-            names = ([n.strip() for n in re.split(r",|\band\b|\bund\b", m.group(1)) if n.strip()]
+            names = ([n.strip() for n in _NAME_LIST.split(m.group(1)) if n.strip()]
                      if listed else [m.group(1).strip(), m.group(2).strip()])
             # ("Ada vs Bo" must not be an action that happens to contain "vs").
             if len(names) == 2 and (listed or not any(self.action_words(n) for n in names)):
@@ -377,8 +397,8 @@ class Parser:
         if rest == "*" or _is_scores(rest):
             return rest, []
         scores = []
-        for part in re.split(r",|;|\s+-\s+|\s+–\s+", rest):
-            m = re.fullmatch(r"\s*(.+?)\s*:?\s+(-?\d{1,9})\s*(?:points?|punkte?|pts?\.?)?\s*", part)
+        for part in _FINAL_PARTS.split(rest):
+            m = _FINAL_PART.fullmatch(part)
             if m is None:
                 return None
             scores.append((m.group(1), int(m.group(2))))
@@ -396,7 +416,7 @@ class Parser:
         if found is None:
             return None
         cards = []
-        for part in re.split(r",|\band\b|\bund\b|\s{2,}", found[1]):
+        for part in _HAND_PARTS.split(found[1]):
             words = [Word(w, fold(w), 0) for w in part.split()]
             if not words:
                 continue

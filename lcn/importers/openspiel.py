@@ -52,6 +52,9 @@ DRAW_DECK = 144
 _STRING = re.compile(r"(Deal|play|discard|draw):([a-z0-9_]+)\Z")
 _CARD = re.compile(r"([bgprwy])(?:x([0-2])|(10|[2-9]))\Z")
 _TOKEN = re.compile(r"[^\s,\[\]'\"]+")
+#: A line that opens the game's parameters (spaces stay on the line: ``\s*`` after a line
+#: start would run over every following blank line, from each of them).
+_GAME_LINE = re.compile(r"^[^\S\n]*+lost_cities\s*+\(", re.MULTILINE)
 _GAME = re.compile(r"\s*([A-Za-z0-9_]+)\s*\((.*)\)\s*\Z")
 
 
@@ -236,7 +239,7 @@ class OpenSpielImporter(Importer):
     def detect(self, text: str) -> float:
         head = text[:20_000]
         if HEADER in head:
-            return 1.0 if re.search(r"^\s*lost_cities\s*\(", head, re.MULTILINE) else 0.6
+            return 1.0 if _GAME_LINE.search(head) else 0.6
         tokens = _TOKEN.findall(head)
         if not tokens:
             return 0.0

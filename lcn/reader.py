@@ -897,7 +897,7 @@ def _warn_if_path(text: str) -> None:
     """Warn when the text given as a game looks like a file name (a common mistake): one
     word with a file name's suffix, or the name of a file or folder that is there."""
     name = text.strip()
-    if not name or len(name) > 4096 or any(c.isspace() for c in name) or _RESULT.search(name):
+    if not name or len(name) > 4096 or any(c.isspace() for c in name) or _RESULT.fullmatch(name):
         return
     if _PATH_LIKE.fullmatch(name) or os.path.exists(name):
         warnings.warn(

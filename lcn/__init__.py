@@ -19,6 +19,7 @@ R4 cannot follow R5 in Ada's red expedition: each card must be higher than the o
 
 from .diagnostics import Diagnostic, LCNError, Severity
 from .model import GameRecord, Tags, Turn
+from .moves import LegalMove, Position, legal_moves
 from .reader import Reader, read_game, read_games, read_headers
 from .validate import GameReport, ValidationRun, validate, validate_games, validate_record
 from .variants import Variant, find_variant, register_variant, variant_names
@@ -27,8 +28,8 @@ from .writer import write_game, write_games
 __version__ = "1.0.0"
 
 __all__ = [
-    "Diagnostic", "GameRecord", "GameReport", "LCNError", "Reader", "Severity", "Tags", "Turn",
-    "ValidationRun", "Variant", "find_variant", "read_game", "read_games", "read_headers",
+    "Diagnostic", "GameRecord", "GameReport", "LCNError", "LegalMove", "Position", "Reader", "Severity", "Tags", "Turn",
+    "ValidationRun", "Variant", "find_variant", "legal_moves", "read_game", "read_games", "read_headers",
     "register_variant", "validate", "validate_games", "validate_record", "variant_names",
     "write_game", "write_games",
 ]

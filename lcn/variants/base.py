@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..diagnostics import Severity
@@ -157,6 +158,24 @@ class Variant(ABC, Generic[S, M]):
     def match_tracker(self) -> Any:
         """An object whose ``add(report)`` checks games that form a match, or None."""
         return None
+
+    # -- legal continuations (lcn.moves) ---------------------------------------------
+    #: Whether :meth:`candidate_moves` lists what may come next (``lcn.legal_moves``).
+    lists_moves: ClassVar[bool] = False
+
+    def candidate_moves(self, state: S) -> Iterable[str]:
+        """Turn texts that may come next: every legal one, and possibly some that are not.
+
+        ``lcn.legal_moves`` keeps a candidate only when :meth:`apply`, on a copy of the
+        state, finds no error in it: the engine stays the one judge of the rules, and this
+        method only has to be broad enough (complete), not exact.
+        """
+        return ()
+
+    def move_label(self, state: S, move: M) -> tuple[str, dict[str, Any]]:
+        """A legal move's label: the key of its template in ``lcn.moves.LABELS`` and the
+        template's parameters (the words live in one catalog, ready for other languages)."""
+        return "move", {"move": self.format_move(move)}
 
     # -- numbering --------------------------------------------------------------------
     def move_number(self, state: S, turn_index: int) -> tuple[int, bool]:

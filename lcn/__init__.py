@@ -28,8 +28,9 @@ from .writer import write_game, write_games
 __version__ = "1.0.0"
 
 __all__ = [
-    "Diagnostic", "GameRecord", "GameReport", "LCNError", "LegalMove", "Position", "Reader", "Severity", "Tags", "Turn",
-    "ValidationRun", "Variant", "find_variant", "legal_moves", "read_game", "read_games", "read_headers",
+    "Diagnostic", "GameRecord", "GameReport", "LCNError", "Reader", "Severity", "Tags", "Turn",
+    "ValidationRun", "Variant", "find_variant", "read_game", "read_games", "read_headers",
     "register_variant", "validate", "validate_games", "validate_record", "variant_names",
     "write_game", "write_games",
 ]
+__all__ += ["LegalMove", "Position", "legal_moves"]

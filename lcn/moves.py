@@ -125,12 +125,15 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
         raise ValueError(f"no turn {turn}: the game has {count} turns, so its positions are "
                          f"turns 1-{count + 1}")
     kept = record.turns[:turn - 1]
-    until = kept[-1].line if kept else (record.movetext_line or record.line)
-    read_problems = [d for d in record.diagnostics if d.code not in _NOT_ABOUT_POSITION
-                     and (d.line is None or d.line <= until)]
-    shortened = GameRecord(tags=record.tags, turns=kept, termination="*", line=record.line,
-                           diagnostics=read_problems)
-    report = validate_record(shortened, variant=variant, express=False)
+    report = _replay(record, kept, variant)
+    partial = ""
+    if kept and variant.partial_codes and _unfinished(report, variant, len(kept)):
+        # The last turn is being written (an auction's calls so far): the position is the
+        # state before it, and the moves are the words that may follow within it.
+        partial = kept[-1].text
+        kept = kept[:-1]
+        turn -= 1
+        report = _replay(record, kept, variant)
     errors = [d for d in report.diagnostics if d.is_error and d.code not in _NOT_ABOUT_POSITION]
     if errors or report.state is None or not report.complete:
         raise InvalidRecord(errors or [Diagnostic("move-syntax", "the record cannot be replayed",
@@ -138,29 +141,49 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
     state = report.state
     if variant.is_over(state):
         return Position(None, None, turn, True, ())
-    seat = variant.current_player(state)
+    moves = _continuations(variant, state, partial)
+    if partial and not moves:
+        raise InvalidRecord([Diagnostic(
+            "move-syntax", f"turn {turn} (`{partial}`) cannot be finished by any legal move",
+            Severity.ERROR, kept[-1].line if kept else None, None, turn)])
+    seat = variant.acting_seat(state, partial)
     names = report.players
-    return Position(names[seat] if seat < len(names) else None, seat, turn, False,
-                    tuple(_continuations(variant, state)))
+    return Position(names[seat] if seat < len(names) else None, seat, turn, False, tuple(moves))
 
 
-def _continuations(variant: Variant, state: Any) -> list[LegalMove]:
+def _replay(record: GameRecord, kept: list[Any], variant: Variant) -> Any:
+    """The validator's report of the record's first turns (``kept``), as if unfinished."""
+    until = kept[-1].line if kept else (record.movetext_line or record.line)
+    read_problems = [d for d in record.diagnostics if d.code not in _NOT_ABOUT_POSITION
+                     and (d.line is None or d.line <= until)]
+    shortened = GameRecord(tags=record.tags, turns=list(kept), termination="*", line=record.line,
+                           diagnostics=read_problems)
+    return validate_record(shortened, variant=variant, express=False)
+
+
+def _unfinished(report: Any, variant: Variant, last: int) -> bool:
+    """Whether the only errors are the last turn's being unfinished (``partial_codes``)."""
+    errors = [d for d in report.diagnostics if d.is_error and d.code not in _NOT_ABOUT_POSITION]
+    return bool(errors) and all(d.code in variant.partial_codes and d.turn == last
+                                for d in errors)
+
+
+def _continuations(variant: Variant, state: Any, partial: str) -> list[LegalMove]:
     """The candidates the engine accepts, in the variant's order, each once."""
     found: list[LegalMove] = []
     seen: set[str] = set()
-    for text in variant.candidate_moves(state):
-        try:
-            move = variant.parse_move(state, text)
-        except MoveSyntaxError:
+    for text, whole in variant.candidate_moves(state, partial):
+        if text in seen:
             continue
-        canonical = variant.format_move(move)
-        if canonical in seen:
+        try:
+            move = variant.parse_move(state, whole)
+        except MoveSyntaxError:
             continue
         trial = variant.copy_state(state)
         if any(p.severity is Severity.ERROR for p in variant.apply(trial, move)):
             continue
-        seen.add(canonical)
-        found.append(LegalMove(canonical, label(*variant.move_label(state, move))))
+        seen.add(text)
+        found.append(LegalMove(text, label(*variant.move_label(state, text, move))))
     return found
 
 

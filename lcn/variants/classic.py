@@ -864,7 +864,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
     # -- legal continuations (lcn.moves) ----------------------------------------------
     lists_moves = True
 
-    def candidate_moves(self, state: ClassicState) -> list[str]:
+    def candidate_moves(self, state: ClassicState, partial: str = "") -> list[tuple[str, str]]:
         """Every card the player may hold, placed or discarded, then every draw source.
 
         The cards a hand may hold are its known cards and, while it has unknown slots, every
@@ -872,17 +872,21 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         offered as ``/d``: the card drawn may be named (``/d=R5``) by whoever knows it, and
         the engine checks that name when it is given. The engine filters what is illegal.
         """
+        if partial:
+            return []  # a classic turn is one word
         player = state.turn & 1
         cards = set(state.known[player])
         if state.unknown[player] > 0:
             cards.update(state.unseen())
         sources = ["d", *state.config.colours]
-        return [f"{'x' if discard else ''}{card}/{source}"
-                for discard in (False, True)
-                for card in state.sort_cards(list(cards))
-                for source in sources]
+        texts = [f"{'x' if discard else ''}{card}/{source}"
+                 for discard in (False, True)
+                 for card in state.sort_cards(list(cards))
+                 for source in sources]
+        return [(text, text) for text in texts]
 
-    def move_label(self, state: ClassicState, move: ClassicMove) -> tuple[str, dict[str, Any]]:
+    def move_label(self, state: ClassicState, text: str, move: ClassicMove
+                   ) -> tuple[str, dict[str, Any]]:
         colour = COLOUR_NAMES[move.card[0]]
         key = "classic.discard" if move.discard else "classic.place"
         if move.draw == "d":

@@ -36,6 +36,12 @@ LABELS: dict[str, str] = {
                           "discard pile",
     "classic.discard.pile": "discard {card}, draw from the draw pile",
     "classic.discard.take": "discard {card}, take {take} from the {pile} discard pile",
+    "rivals.up": "uncover {card}",
+    "rivals.bid": "{player} bids {amount}",
+    "rivals.pass": "{player} passes",
+    "rivals.place": "place {cards}",
+    "rivals.place.more": "and place {card}",
+    "rivals.box": "return {card} to the box",
 }
 
 #: Diagnostic codes of a shortened record that say nothing about the position itself.
@@ -88,6 +94,14 @@ def label(key: str, params: dict[str, Any]) -> str:
     if template is None:
         return str(params.get("move", key))
     return template.format(**params)
+
+
+def extend(text: str, move: str) -> str:
+    """A turn's text so far with a move added: a move that starts with ``,`` continues the
+    last word (another card of a Rivals ``place:``), any other is a new word."""
+    if not text or move.startswith(","):
+        return text + move
+    return f"{text} {move}"
 
 
 def _pick(record: GameRecord | str, game: int) -> GameRecord:
@@ -187,4 +201,4 @@ def _continuations(variant: Variant, state: Any, partial: str) -> list[LegalMove
     return found
 
 
-__all__ = ["LABELS", "InvalidRecord", "LegalMove", "Position", "label", "legal_moves"]
+__all__ = ["LABELS", "InvalidRecord", "LegalMove", "Position", "extend", "label", "legal_moves"]

@@ -23,7 +23,7 @@ from lcn_cli.main import cli
 
 import lcn
 from lcn.model import GameRecord, Tags, Turn
-from lcn.moves import InvalidRecord
+from lcn.moves import InvalidRecord, extend
 from lcn.validate import validate_record
 from lcn.variants.classic import COLOUR_NAMES, card_value, parse_cards
 from lcn.variants.classic import parse_move as parse_classic
@@ -305,3 +305,105 @@ def test_api_size_limit_rate_limit_and_openapi(tmp_path: Path) -> None:
     assert set(document["components"]["schemas"]["Moves"]["properties"]) == {
         "player", "turn", "over", "moves"}
     assert "MovesRequest" in document["components"]["schemas"]
+
+
+# -- Rivals ------------------------------------------------------------------------------
+
+RIVALS_GAMES = [(seed, players, piles) for seed, players, piles in
+                ((1, 2, True), (2, 3, False), (3, 4, True), (4, 2, False), (5, 4, False))]
+
+
+def rivals_words(text: str) -> list[str]:
+    """A turn's moves as offered: the uncovered card without the rules' own annotations
+    (``>box``, ``share:``, ``rest:``), the cards placed one by one in their rising order."""
+    from lcn.variants.rivals import COLOURS
+    from lcn.variants.rivals import card_value as value
+
+    words = []
+    for word in text.split():
+        if word.startswith(("share:", "rest:")):
+            continue
+        if word.startswith("up:"):
+            word = word.removesuffix(">box")
+        if word.startswith("place:"):
+            cards = sorted(word[6:].split(","), key=lambda c: (COLOURS.index(c[0]), value(c)))
+            words.append("place:" + cards[0])
+            words.extend("," + card for card in cards[1:])
+            continue
+        words.append(word)
+    return words
+
+
+def joined(words: list[str]) -> str:
+    text = ""
+    for word in words:
+        text = extend(text, word)
+    return text
+
+
+def partial_record(record: GameRecord, upto: int, words: list[str]) -> GameRecord:
+    """The first ``upto`` turns, then a turn of ``words`` (being written when not finished)."""
+    tags = Tags()
+    for name, value in record.tags.items():
+        if name != "Result":
+            tags[name] = value
+    turns = [Turn(t.text, number=i + 1) for i, t in enumerate(record.turns[:upto])]
+    if words:
+        turns.append(Turn(joined(words), number=upto + 1))
+    return GameRecord(tags=tags, turns=turns, termination="*")
+
+
+def finish_turn(record: GameRecord, upto: int, words: list[str], rng: random.Random) -> list[str]:
+    """Random offered words until the turn is finished (its uncover)."""
+    words = list(words)
+    while not words or not words[-1].startswith("up:"):
+        moves = lcn.legal_moves(partial_record(record, upto, words)).moves
+        assert moves, (upto + 1, words)
+        words.append(rng.choice(moves).lcn)
+    return words
+
+
+@pytest.mark.parametrize(("seed", "players", "piles"), RIVALS_GAMES)
+def test_rivals_offers_every_word_played_and_only_what_the_validator_accepts(
+        seed: int, players: int, piles: bool) -> None:
+    from lcn.variants.rivals_play import random_game as rivals_game
+    from lcn.variants.rivals_play import strip_piles
+
+    game = rivals_game(seed, players=players)
+    if not piles:
+        game = strip_piles(game)
+    rng = random.Random(seed)
+    names = [game.tags[f"Player{s + 1}"] for s in range(players)]
+    for upto, turn in enumerate(game.turns):
+        played = rivals_words(turn.text)
+        for count in range(len(played)):
+            position = lcn.legal_moves(partial_record(game, upto, played[:count]))
+            assert position.turn == upto + 1 and not position.over
+            assert position.player in names
+            offered_words = [m.lcn for m in position.moves]
+            assert played[count] in offered_words, (upto + 1, played[:count], played[count])
+            for word in rng.sample(offered_words, min(2, len(offered_words))):
+                words = finish_turn(game, upto, [*played[:count], word], rng)
+                assert errors_of(partial_record(game, upto, words)) == [], (upto + 1, words)
+    assert lcn.legal_moves(game).over
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_bot_plays_whole_rivals_games_through_the_library(players: int) -> None:
+    from lcn.variants.rivals_play import random_game as rivals_game
+
+    dealt = rivals_game(200 + players, players=players)
+    tags = {name: value for name, value in dealt.tags.items()
+            if name.startswith(("Variant", "Player", "Wagers"))}
+    rng = random.Random(players)
+    record = partial_record(GameRecord(tags=Tags()), 0, [])
+    for name, value in tags.items():
+        record.tags[name] = value
+    for _ in range(400):
+        if lcn.legal_moves(record).over:
+            break
+        upto = len(record.turns)
+        words = finish_turn(record, upto, [], rng)
+        record.turns.append(Turn(joined(words), number=upto + 1))
+    report = validate_record(record)
+    assert report.valid and report.over, [d.format() for d in report.diagnostics][:3]

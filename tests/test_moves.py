@@ -407,3 +407,26 @@ def test_a_bot_plays_whole_rivals_games_through_the_library(players: int) -> Non
         record.turns.append(Turn(joined(words), number=upto + 1))
     report = validate_record(record)
     assert report.valid and report.over, [d.format() for d in report.diagnostics][:3]
+
+
+def test_a_rivals_turn_being_written_through_the_command_and_the_api(client: Any) -> None:
+    text = ('[Variant "rivals"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n[Wagers1 "Rw Bw"]\n'
+            '[Wagers2 "Yw Gw"]\n\n1. up:R4 2. Bo1 Ada-\n*\n')
+    result = CliRunner().invoke(cli, ["moves", "-", "--format", "json"], input=text)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["player"] == "Bo" and data["turn"] == 2
+    assert data["moves"][:2] == [{"lcn": "place:R4", "label": "place R4"},
+                                 {"lcn": "box:R4", "label": "return R4 to the box"}]
+    assert client.post("/api/v1/moves", json={"lcn": text}).json == data
+    broken = CliRunner().invoke(cli, ["moves", "-"], input=text.replace("Ada-", "Ada1"))
+    assert broken.exit_code == 1 and "cannot be finished" in broken.output
+
+
+def test_roll_and_write_says_it_does_not_list_its_moves(client: Any) -> None:
+    text = (Path(__file__).resolve().parent.parent / "samples/rollwrite/two-players.lcn").read_text()
+    with pytest.raises(ValueError, match="does not list its moves"):
+        lcn.legal_moves(text)
+    result = CliRunner().invoke(cli, ["moves", "-"], input=text)
+    assert result.exit_code == 2 and "does not list its moves" in result.output
+    assert client.post("/api/v1/moves", json={"lcn": text}).status_code == 400

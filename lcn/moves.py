@@ -63,8 +63,9 @@ class LegalMove:
 class Position:
     """Who moves at which turn, whether the game is over, and every legal continuation.
 
-    ``turn`` is the 1-based number of the next turn over the whole game (the numbering of
-    diagnostics); ``player`` and ``seat`` are None once the game is over.
+    ``turn`` is the 1-based number of the next turn, or of the turn being written (the
+    numbering of diagnostics); ``player`` and ``seat`` (who writes the next text: a bidder
+    within an auction) are None once the game is over.
     """
 
     player: str | None

@@ -61,7 +61,8 @@ class _Commands(click.Group):
     """
 
     #: Command names and the modules of this package that define them (in ``COMMANDS``).
-    lazy: ClassVar[dict[str, str]] = {"deal": "deal", "convert": "convert", "serve": "serve", "db": "db"}
+    lazy: ClassVar[dict[str, str]] = {"deal": "deal", "convert": "convert", "serve": "serve",
+                                      "db": "db", "moves": "moves"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})

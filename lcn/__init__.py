@@ -21,6 +21,7 @@ from importlib import metadata as _metadata
 
 from .diagnostics import Diagnostic, LCNError, Severity
 from .model import GameRecord, Tags, Turn
+from .moves import LegalMove, Position, legal_moves
 from .reader import Reader, read_game, read_games, read_headers
 from .validate import GameReport, ValidationRun, validate, validate_games, validate_record
 from .variants import Variant, find_variant, register_variant, variant_names
@@ -38,3 +39,4 @@ __all__ = [
     "register_variant", "validate", "validate_games", "validate_record", "variant_names",
     "write_game", "write_games",
 ]
+__all__ += ["LegalMove", "Position", "legal_moves"]

@@ -57,7 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     storage.init_app(app)
     security.init_app(app)
 
-    from . import api, errors, ops, pages, sharing
+    from . import api, errors, moves_api, ops, pages, sharing  # noqa: F401 (moves_api adds a route to api.bp)
 
     errors.init_app(app)
     ops.init_app(app)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -195,6 +196,36 @@ class Variant(ABC, Generic[S, M]):
     def match_tracker(self) -> Any:
         """An object whose ``add(report)`` checks games that form a match, or None."""
         return None
+
+    # -- legal continuations (lcn.moves) ---------------------------------------------
+    #: Whether :meth:`candidate_moves` lists what may come next (``lcn.legal_moves``).
+    lists_moves: ClassVar[bool] = False
+    #: Codes of the MoveSyntaxError that a numbered turn not finished yet raises (the bids
+    #: of an auction written, its uncover not yet): ``lcn.legal_moves`` then lists the words
+    #: that may follow within the turn.
+    partial_codes: ClassVar[frozenset[str]] = frozenset()
+
+    def candidate_moves(self, state: S, partial: str = "") -> Iterable[tuple[str, str]]:
+        """What may be written next, as pairs (text added, a whole turn that shows it legal).
+
+        ``partial`` is the text of the turn written so far ("" at the start of a turn). The
+        second text is the whole turn (``partial``, the text added, and a completion of the
+        turn when the text added does not finish it). ``lcn.legal_moves`` keeps a candidate
+        only when :meth:`apply`, on a copy of the state, finds no error in that turn: the
+        engine stays the one judge of the rules, and this method only has to be broad
+        enough (complete) and find a completion for every text that has one.
+        """
+        return ()
+
+    def acting_seat(self, state: S, partial: str = "") -> int:
+        """The seat of the player who writes the next text (within a turn: a bidder)."""
+        return self.current_player(state)
+
+    def move_label(self, state: S, text: str, move: M) -> tuple[str, dict[str, Any]]:
+        """The label of ``text`` (a legal candidate; ``move`` its whole turn): the key of a
+        template in ``lcn.moves.LABELS`` and the template's parameters (the words live in
+        one catalog, ready for other languages)."""
+        return "move", {"move": text}
 
     # -- numbering --------------------------------------------------------------------
     def move_number(self, state: S, turn_index: int) -> tuple[int, bool]:

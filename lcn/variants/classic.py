@@ -980,6 +980,44 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         other.last = state.last
         return other
 
+    # -- legal continuations (lcn.moves) ----------------------------------------------
+    lists_moves = True
+
+    def candidate_moves(self, state: ClassicState, partial: str = "") -> list[tuple[str, str]]:
+        """Every card the player may hold, placed or discarded, then every draw source.
+
+        The cards a hand may hold are its known cards and, while it has unknown slots, every
+        unseen card (``docs/hidden-information.md``, §5). A draw from the draw pile is
+        offered as ``/d``: the card drawn may be named (``/d=R5``) by whoever knows it, and
+        the engine checks that name when it is given. The engine filters what is illegal.
+        """
+        if partial:
+            return []  # a classic turn is one word
+        player = state.turn & 1
+        cards = set(state.known[player])
+        if state.unknown[player] > 0:
+            cards.update(state.unseen())
+        sources = ["d", *state.config.colours]
+        texts = [f"{'x' if discard else ''}{card}/{source}"
+                 for discard in (False, True)
+                 for card in state.sort_cards(list(cards))
+                 for source in sources]
+        return [(text, text) for text in texts]
+
+    def move_label(self, state: ClassicState, text: str, move: ClassicMove
+                   ) -> tuple[str, dict[str, Any]]:
+        colour = COLOUR_NAMES[move.card[0]]
+        key = "classic.discard" if move.discard else "classic.place"
+        if move.draw == "d":
+            key += ".pile"
+            top = move.drawn or ""
+        else:
+            key += ".take"
+            pile = state.piles[move.draw]
+            top = pile[-1] if pile else ""
+        return key, {"card": move.card, "colour": colour, "take": top,
+                     "pile": COLOUR_NAMES.get(move.draw, "")}
+
 
 #: A seat's tag: ``Player`` and the seat's number (ASCII digits, no leading zero).
 _SEAT_TAG = re.compile(r"Player([1-9][0-9]*)")

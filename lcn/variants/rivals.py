@@ -1197,5 +1197,144 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         other.auction = state.auction
         return other
 
+    # -- legal continuations (lcn.moves) ----------------------------------------------
+    lists_moves = True
+    partial_codes = frozenset({"no-uncover"})
+
+    @staticmethod
+    def _uncoverable(state: RivalsState) -> list[str]:
+        """The cards the next uncover may name: the pile's top when the tags give it."""
+        if state.over:
+            return []
+        pile = state.pile_cards[state.pile]
+        if pile is not None:
+            return [pile[state.in_pile]] if state.in_pile < len(pile) else []
+        return [card for card, copies in state.free.items() if copies > 0]
+
+    def _calls(self, state: RivalsState, bids: tuple[Bid, ...]
+               ) -> tuple[list[int], int, int | None, int]:
+        """Who is still in an auction, the high bid, its bidder and who calls next.
+
+        Only to write candidates and their completions: the engine judges them.
+        """
+        active = list(range(state.players))
+        high, winner, expected = 0, None, state.player
+        for bid in bids:
+            if bid.amount is None:
+                if bid.seat in active:
+                    active.remove(bid.seat)
+            elif bid.amount > high:
+                high, winner = bid.amount, bid.seat
+            expected = self._next_active(active, bid.seat, state.players)
+        return active, high, winner, expected
+
+    def _closing(self, state: RivalsState, active: list[int], winner: int, seat: int) -> list[str]:
+        """The passes that end an auction: everyone left but the winner, clockwise."""
+        active = list(active)
+        words = []
+        while len(active) > 1 and seat != winner:
+            words.append(f"{state.tokens[seat]}-")
+            active.remove(seat)
+            seat = self._next_active(active, seat, state.players)
+        return words
+
+    def _written(self, state: RivalsState, partial: str) -> RivalsMove | None:
+        ups = self._uncoverable(state)
+        try:
+            return parse_move(f"{partial} up:{ups[0] if ups else 'Y2'}", state.tokens)
+        except MoveSyntaxError:
+            return None
+
+    def candidate_moves(self, state: RivalsState, partial: str = ""
+                        ) -> list[tuple[str, str]]:
+        """The next word of a turn: an uncover; a bid or pass; the winner's placements (a
+        first card ``place:R4``, then each next card ``,R7`` that extends the word, in
+        rising order), box return and uncover.
+
+        Each comes with the whole turn that shows it legal (the others passing, any card
+        uncovered at the end); the engine filters what breaks a rule.
+        """
+        ups = self._uncoverable(state)
+        if not ups:
+            return []
+        end = f"up:{ups[0]}"
+        before = f"{partial} " if partial else ""
+        if not partial:
+            found = [(f"up:{card}", f"up:{card}") for card in ups]
+            opener = state.player
+            for amount in range(1, max(state.gold[opener], 0) + 1):
+                word = f"{state.tokens[opener]}{amount}"
+                rest = self._closing(state, list(range(state.players)), opener,
+                                     self._next_active(list(range(state.players)), opener,
+                                                       state.players))
+                found.append((word, " ".join([word, *rest, end])))
+            return found
+        move = self._written(state, partial)
+        if move is None or not move.bids:
+            return []
+        active, high, winner, expected = self._calls(state, move.bids)
+        if move.place or move.box is not None or (winner is not None and len(active) == 1):
+            return self._after_auction(state, move, winner, before, ups)
+        found = []
+        for amount in [None, *range(high + 1, max(state.gold[expected], 0) + 1)]:
+            word = f"{state.tokens[expected]}{'-' if amount is None else amount}"
+            calls = (*move.bids, Bid(expected, amount, state.tokens[expected], 0, 0))
+            still, _, leader, after = self._calls(state, calls)
+            if leader is None:
+                continue
+            rest = self._closing(state, still, leader, after)
+            found.append((word, " ".join([before + word, *rest, end])))
+        return found
+
+    def _after_auction(self, state: RivalsState, move: RivalsMove, winner: int | None,
+                       before: str, ups: list[str]) -> list[tuple[str, str]]:
+        end = f"up:{ups[0]}"
+        found: list[tuple[str, str]] = []
+        display = list(state.display)
+        for item in move.place:
+            if item.value in display:
+                display.remove(item.value)
+        def order(card: str) -> tuple[int, int]:
+            return COLOURS.index(card[0]), card_value(card)
+
+        if move.box is None and winner is not None and (not move.place or before.rstrip()
+                                                          .split()[-1].lower().startswith("place:")):
+            # One card at a time, in rising order: a first card opens the `place:` word, each
+            # next one extends it (`,B5`); listing every set of cards at once would grow
+            # exponentially with the display.
+            last = order(move.place[-1].value) if move.place else (-1, -1)
+            for card in dict.fromkeys(sorted(display, key=order)):
+                if state.can_use(winner, card) and order(card) >= last:
+                    word = f",{card}" if move.place else f"place:{card}"
+                    whole = f"{before.rstrip()}{word}" if move.place else f"{before}{word}"
+                    found.append((word, f"{whole} {end}"))
+        if move.box is None:
+            for card in dict.fromkeys(display):
+                found.append((f"box:{card}", f"{before}box:{card} {end}"))
+        found.extend((f"up:{card}", f"{before}up:{card}") for card in ups)
+        return found
+
+    def acting_seat(self, state: RivalsState, partial: str = "") -> int:
+        move = self._written(state, partial) if partial else None
+        if move is None or not move.bids:
+            return state.player
+        active, _, winner, expected = self._calls(state, move.bids)
+        if winner is not None and len(active) == 1:
+            return winner
+        return expected
+
+    def move_label(self, state: RivalsState, text: str, move: RivalsMove
+                   ) -> tuple[str, dict[str, Any]]:
+        if text.startswith(","):
+            return "rivals.place.more", {"card": text[1:]}
+        key, colon, value = text.partition(":")
+        if colon:
+            return f"rivals.{key}", {"cards": value.replace(",", " "), "card": value}
+        seat = next((s for s, token in enumerate(state.tokens) if text.startswith(token)), 0)
+        amount = text[len(state.tokens[seat]):]
+        if amount == "-":
+            return "rivals.pass", {"player": state.names[seat]}
+        return "rivals.bid", {"player": state.names[seat], "amount": amount}
+
 
 VARIANT = RivalsVariant()

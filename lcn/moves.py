@@ -1,0 +1,205 @@
+"""The legal continuations of a record: what may come next, as LCN words with labels.
+
+A recorder at the table, a bot or a site offers only these. They come from the engines and
+nothing else: each variant lists broad candidates (:meth:`Variant.candidate_moves`) and a
+candidate is kept only when the variant's own :meth:`Variant.apply`, on a copy of the state,
+finds no error in it. Without the whole deal the engine asks whether *some* deal allows the
+move (``docs/hidden-information.md``), so the list is exactly what the record so far allows.
+
+>>> import lcn
+>>> game = lcn.read_game('[Player1 "Ada"]\\n[Player2 "Bo"]\\n[Hand1 "Y2 Y3 B4 B5 W6 W7 G8 R9"]'
+...                      '\\n\\n*\\n')
+>>> position = lcn.legal_moves(game)
+>>> position.player, position.turn, position.over, len(position.moves)
+('Ada', 1, False, 16)
+>>> position.moves[0]
+LegalMove(lcn='Y2/d', label='Y2 on the yellow expedition, draw from the draw pile')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import Diagnostic, Severity
+from .model import GameRecord
+from .reader import read_games
+from .validate import validate_record
+from .variants import MoveSyntaxError, Variant, find_variant
+
+#: The labels of moves, by key, with their parameters in braces: the one place their words
+#: live (a language is one more catalog of the same keys).
+LABELS: dict[str, str] = {
+    "move": "{move}",
+    "classic.place.pile": "{card} on the {colour} expedition, draw from the draw pile",
+    "classic.place.take": "{card} on the {colour} expedition, take {take} from the {pile} "
+                          "discard pile",
+    "classic.discard.pile": "discard {card}, draw from the draw pile",
+    "classic.discard.take": "discard {card}, take {take} from the {pile} discard pile",
+    "rivals.up": "uncover {card}",
+    "rivals.bid": "{player} bids {amount}",
+    "rivals.pass": "{player} passes",
+    "rivals.place": "place {cards}",
+    "rivals.place.more": "and place {card}",
+    "rivals.box": "return {card} to the box",
+}
+
+#: Diagnostic codes of a shortened record that say nothing about the position itself.
+_NOT_ABOUT_POSITION = frozenset({"missing-termination", "result-tag-mismatch"})
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMove:
+    """One continuation: ``lcn`` is the text it adds to the record, ``label`` says it in words."""
+
+    lcn: str
+    label: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"lcn": self.lcn, "label": self.label}
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Who moves at which turn, whether the game is over, and every legal continuation.
+
+    ``turn`` is the 1-based number of the next turn, or of the turn being written (the
+    numbering of diagnostics); ``player`` and ``seat`` (who writes the next text: a bidder
+    within an auction) are None once the game is over.
+    """
+
+    player: str | None
+    seat: int | None
+    turn: int
+    over: bool
+    moves: tuple[LegalMove, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fixed shape of ``POST /api/v1/moves`` and ``lcn moves --format json``."""
+        return {"player": self.player, "turn": self.turn, "over": self.over,
+                "moves": [move.to_json() for move in self.moves]}
+
+
+class InvalidRecord(ValueError):
+    """The record up to the position asked for breaks a rule: ``diagnostics`` says where."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        first = diagnostics[0].format() if diagnostics else "the record is not valid"
+        super().__init__(first)
+        self.diagnostics = diagnostics
+
+
+def label(key: str, params: dict[str, Any]) -> str:
+    """A label from its template key and parameters (an unknown key shows the move)."""
+    template = LABELS.get(key)
+    if template is None:
+        return str(params.get("move", key))
+    return template.format(**params)
+
+
+def extend(text: str, move: str) -> str:
+    """A turn's text so far with a move added: a move that starts with ``,`` continues the
+    last word (another card of a Rivals ``place:``), any other is a new word."""
+    if not text or move.startswith(","):
+        return text + move
+    return f"{text} {move}"
+
+
+def _pick(record: GameRecord | str, game: int) -> GameRecord:
+    if isinstance(record, GameRecord):
+        if game != 1:
+            raise ValueError(f"a single record has only game 1, not game {game}")
+        return record
+    for index, candidate in enumerate(read_games(record), 1):
+        if index == game:
+            return candidate
+    raise ValueError(f"the text has no game {game}")
+
+
+def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = None,
+                variant: Variant[Any, Any] | None = None) -> Position:
+    """The legal continuations of a game: at ``turn`` (1-based; the turns before it stand),
+    by default after the last turn of the record.
+
+    ``record`` is a parsed record or LCN text (then ``game`` picks its game, 1-based).
+    Raises :class:`InvalidRecord` when the record up to that point breaks a rule or cannot be
+    read, and ValueError for a turn or game that is not there or a variant that does not
+    list its moves.
+    """
+    record = _pick(record, game)
+    if variant is None:
+        variant = find_variant(record.variant_name)
+    if variant is None:
+        raise ValueError(f"unknown variant \"{record.tags.get('Variant')}\"")
+    if not variant.lists_moves:
+        raise ValueError(f"the {variant.title} engine does not list its moves")
+    count = len(record.turns)
+    if turn is None:
+        turn = count + 1
+    if not 1 <= turn <= count + 1:
+        raise ValueError(f"no turn {turn}: the game has {count} turns, so its positions are "
+                         f"turns 1-{count + 1}")
+    kept = record.turns[:turn - 1]
+    report = _replay(record, kept, variant)
+    partial = ""
+    if kept and variant.partial_codes and _unfinished(report, variant, len(kept)):
+        # The last turn is being written (an auction's calls so far): the position is the
+        # state before it, and the moves are the words that may follow within it.
+        partial = kept[-1].text
+        kept = kept[:-1]
+        turn -= 1
+        report = _replay(record, kept, variant)
+    errors = [d for d in report.diagnostics if d.is_error and d.code not in _NOT_ABOUT_POSITION]
+    if errors or report.state is None or not report.complete:
+        raise InvalidRecord(errors or [Diagnostic("move-syntax", "the record cannot be replayed",
+                                                  Severity.ERROR)])
+    state = report.state
+    if variant.is_over(state):
+        return Position(None, None, turn, True, ())
+    moves = _continuations(variant, state, partial)
+    if partial and not moves:
+        raise InvalidRecord([Diagnostic(
+            "move-syntax", f"turn {turn} (`{partial}`) cannot be finished by any legal move",
+            Severity.ERROR, kept[-1].line if kept else None, None, turn)])
+    seat = variant.acting_seat(state, partial)
+    names = report.players
+    return Position(names[seat] if seat < len(names) else None, seat, turn, False, tuple(moves))
+
+
+def _replay(record: GameRecord, kept: list[Any], variant: Variant[Any, Any]) -> Any:
+    """The validator's report of the record's first turns (``kept``), as if unfinished."""
+    until = kept[-1].line if kept else (record.movetext_line or record.line)
+    read_problems = [d for d in record.diagnostics if d.code not in _NOT_ABOUT_POSITION
+                     and (d.line is None or d.line <= until)]
+    shortened = GameRecord(tags=record.tags, turns=list(kept), termination="*", line=record.line,
+                           diagnostics=read_problems)
+    return validate_record(shortened, variant=variant, express=False)
+
+
+def _unfinished(report: Any, variant: Variant[Any, Any], last: int) -> bool:
+    """Whether the only errors are the last turn's being unfinished (``partial_codes``)."""
+    errors = [d for d in report.diagnostics if d.is_error and d.code not in _NOT_ABOUT_POSITION]
+    return bool(errors) and all(d.code in variant.partial_codes and d.turn == last
+                                for d in errors)
+
+
+def _continuations(variant: Variant[Any, Any], state: Any, partial: str) -> list[LegalMove]:
+    """The candidates the engine accepts, in the variant's order, each once."""
+    found: list[LegalMove] = []
+    seen: set[str] = set()
+    for text, whole in variant.candidate_moves(state, partial):
+        if text in seen:
+            continue
+        try:
+            move = variant.parse_move(state, whole)
+        except MoveSyntaxError:
+            continue
+        trial = variant.copy_state(state)
+        if any(p.severity is Severity.ERROR for p in variant.apply(trial, move)):
+            continue
+        seen.add(text)
+        found.append(LegalMove(text, label(*variant.move_label(state, text, move))))
+    return found
+
+
+__all__ = ["LABELS", "InvalidRecord", "LegalMove", "Position", "extend", "label", "legal_moves"]

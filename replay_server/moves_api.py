@@ -1,0 +1,113 @@
+"""``POST /api/v1/moves``: the legal continuations of a game, for recorders and bots.
+
+A thin shell over :func:`lcn.legal_moves`, on the API blueprint of :mod:`replay_server.api`
+(its routes, error shape, size limit and write rate limit).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import jsonify, request
+from flask.typing import ResponseReturnValue
+from marshmallow import Schema, ValidationError, fields, validate
+
+import lcn
+from lcn.moves import InvalidRecord
+
+from .api import BadInput, _bad, bp
+from .security import write_limit
+
+
+class MovesRequestSchema(Schema):
+    """A game as it stands, and which game of the text it is."""
+
+    lcn = fields.String(required=True, metadata={"description": "LCN text: one or more games"})
+    game = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1), metadata={
+        "description": "which game of the text (1-based)"})
+
+
+class LegalMoveSchema(Schema):
+    lcn = fields.String(required=True, metadata={"description": "the LCN the move adds"})
+    label = fields.String(required=True, metadata={"description": "the move in words"})
+
+
+class MovesSchema(Schema):
+    """Who moves, at which turn, and every legal continuation (none once the game is over)."""
+
+    player = fields.String(allow_none=True, required=True,
+                           metadata={"description": "the player to move; null once over"})
+    turn = fields.Integer(required=True, metadata={"description": "the next turn's number"})
+    over = fields.Boolean(required=True)
+    moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
+
+
+def _read_body() -> dict[str, Any]:
+    data = request.get_data(cache=False)
+    try:
+        body = json.loads(data.decode("utf-8", "strict"))
+    except UnicodeDecodeError:
+        raise BadInput("the JSON body is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"the body is not valid JSON: {exc.msg} at line {exc.lineno}, "
+                       f"column {exc.colno}") from None
+    except (RecursionError, ValueError):
+        raise BadInput("the JSON body is nested too deeply or has a number too long") from None
+    if not isinstance(body, dict):
+        raise BadInput('expected a JSON object {"lcn": "...", "game": 1}')
+    try:
+        loaded: dict[str, Any] = MovesRequestSchema().load(body)
+    except ValidationError as exc:
+        problems = "; ".join(f"{key}: {', '.join(map(str, msgs)) if isinstance(msgs, list) else msgs}"
+                             for key, msgs in exc.normalized_messages().items())
+        raise BadInput(f'expected {{"lcn": "<the LCN text>", "game": <1 or more>}}: {problems}') from None
+    return loaded
+
+
+@bp.post("/moves")
+@write_limit
+def moves_route() -> ResponseReturnValue:
+    """The legal continuations of a game.
+    ---
+    post:
+      summary: The moves that may come next in a game, as LCN with labels (`lcn moves`)
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: MovesRequestSchema
+      responses:
+        200:
+          description: the player to move, the turn, whether the game is over, the moves
+          content:
+            application/json:
+              schema: MovesSchema
+        400:
+          description: bad JSON or fields, no such game, or a record that breaks a rule (its diagnostics)
+          content:
+            application/json:
+              schema: ErrorSchema
+        413:
+          description: larger than the size limit
+          content:
+            application/json:
+              schema: ErrorSchema
+        429:
+          description: too many requests
+          content:
+            application/json:
+              schema: ErrorSchema
+    """
+    try:
+        body = _read_body()
+        try:
+            position = lcn.legal_moves(body["lcn"], game=body["game"])
+        except InvalidRecord as exc:
+            raise BadInput("the record breaks a rule before the position asked for",
+                           [d.to_json() for d in exc.diagnostics]) from None
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+    except BadInput as exc:
+        return _bad(exc)
+    return jsonify(position.to_json())

@@ -17,7 +17,7 @@ import click
 import lcn
 from lcn.moves import InvalidRecord
 
-from .io import InputError, SourceLines, open_source, printable, reading, render_diagnostic
+from .io import INPUT_PATH, InputError, SourceLines, open_source, printable, reading, render_diagnostic
 
 
 def _display(name: str) -> str:
@@ -25,13 +25,13 @@ def _display(name: str) -> str:
 
 
 @click.command("moves")
-@click.argument("file")
+@click.argument("file", type=INPUT_PATH)
 @click.option("--game", "game_no", type=click.IntRange(min=1), default=1, show_default=True,
               help="which game of the file")
 @click.option("--turn", type=click.IntRange(min=1), default=None,
               help="the moves of this turn (the turns before it stand); default: the next turn")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+              show_default=True, help="text for people, json for programs (the API's answer)")
 def moves(file: str, game_no: int, turn: int | None, fmt: str) -> None:
     """List the moves that may come next in a game, as LCN words with labels."""
     display = _display(file)

@@ -328,6 +328,7 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ENTRY_POINTS)
 def test_lines_of_a_megabyte(name: str) -> None:
     result = subprocess.run([sys.executable, "-c", _CHILD, name, str(1_000_000)], cwd=ROOT,

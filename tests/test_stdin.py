@@ -205,6 +205,7 @@ def _many_games() -> bytes:
     return b"\n".join([game] * (PIPED // len(game) + 1))
 
 
+@pytest.mark.slow
 def test_a_long_pipe_takes_bounded_memory() -> None:
     """Validating or formatting 24 MB from a pipe takes about as much memory as one
     game does: the input is never held whole (``validate`` keeps its last 8 MB for the

@@ -243,8 +243,9 @@ def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
             continue
         # Every game's score sheet is printed: the full engine makes it as it validates
         # (the express check would leave it to be made by validating again).
+        run = ValidationRun(source, matches=matches, express=False)
         try:
-            for report in reading(ValidationRun(source, matches=matches, express=False), display):
+            for report in reading(run, display):
                 any_invalid |= not report.valid
                 players = report.players
                 score_ = report.score
@@ -289,6 +290,11 @@ def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
         except InputError as exc:  # an input failing midway: what came is scored
             io_error = True
             click.echo(f"lcn: {exc.message}", err=True)
+        # A file with no game (empty, or nothing readable) has nothing to score: say so.
+        for d in run.file_diagnostics:
+            if d.is_error:
+                any_invalid = True
+                click.echo(printable(d.format(display)), err=True)
     if fmt == "json":
         _dump({"games": games_json})
     if io_error:

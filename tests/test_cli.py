@@ -344,3 +344,15 @@ def test_the_readme_library_example_runs(tmp_path: Path) -> None:
     assert process.returncode == 0, process.stderr
     assert process.stdout.splitlines()[:3] == ["1 True [13, 42]", "2 True [32, 24]", "3 True [8, 43]"]
     assert "1. R5/d xB2/d *" in process.stdout
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n", b"\x00" * (2 * 1024 * 1024)])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_score_of_a_file_without_a_game_says_so_and_fails(tmp_path: Path, content: bytes, fmt: str) -> None:
+    path = tmp_path / "nothing.lcn"
+    path.write_bytes(content)
+    result = run("score", "--format", fmt, str(path))
+    assert result.exit_code == 1
+    assert "error[empty-file] no game found" in result.stderr
+    if fmt == "json":
+        assert json.loads(result.stdout) == {"games": []}

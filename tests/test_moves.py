@@ -535,3 +535,28 @@ def test_rollwrite_through_the_command_and_the_api(client: Any) -> None:
     broken = CliRunner().invoke(cli, ["moves", "-"], input=cut.replace("RRG057", "RRX057"))
     assert broken.exit_code == 1 and "cannot be finished" in broken.output
     assert "bad-roll" in broken.output
+
+
+def test_a_variant_that_does_not_list_its_moves_says_so() -> None:
+    from lcn.variants.rollwrite import RollWriteVariant
+
+    class Silent(RollWriteVariant):
+        lists_moves = False
+
+    text = (Path(__file__).resolve().parent.parent / "samples/rollwrite/two-players.lcn").read_text()
+    with pytest.raises(ValueError, match="does not list its moves"):
+        lcn.legal_moves(text, variant=Silent())
+
+
+def test_rollwrite_a_turn_that_cannot_go_on_names_what_is_wrong() -> None:
+    head = '[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
+    with pytest.raises(InvalidRecord) as caught:
+        lcn.legal_moves(head + "1. ROG307 Ada:R3> Bo:-\n*\n")
+    codes = [d.code for d in caught.value.diagnostics]
+    assert codes == ["move-syntax", "bad-acceleration"]
+    assert "cannot be finished" in str(caught.value)
+    with pytest.raises(InvalidRecord):  # an error before the position
+        lcn.legal_moves(head + "1. ROG307 Ada:R4 Bo:-\n2. RRR111 Bo:- Ada:R1\n*\n")
+    # A turn whose players have all chosen is finished: the next turn's first die follows.
+    position = lcn.legal_moves(head + "1. ROG307 Ada:R3 Bo:-\n*\n")
+    assert position.turn == 2 and position.player == "Bo" and len(position.moves) == 6

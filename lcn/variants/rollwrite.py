@@ -1311,7 +1311,8 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         most ten pieces to choose from where the whole rolls would be thousands.
         """
         colours, numbers = prefix[:COLOUR_DICE], prefix[COLOUR_DICE:]
-        if len(prefix) >= COLOUR_DICE + NUMBER_DICE or not all(c in COLOURS for c in colours) \
+        if len(prefix) >= COLOUR_DICE + NUMBER_DICE \
+                or not all(c.upper() in COLOURS for c in colours) \
                 or not all(n in "0123456789" for n in numbers):
             return []
         if len(colours) < COLOUR_DICE:

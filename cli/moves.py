@@ -31,7 +31,8 @@ def _display(name: str) -> str:
 @click.option("--turn", type=click.IntRange(min=1), default=None,
               help="the moves of this turn (the turns before it stand); default: the next turn")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="text for people, json for programs (the API's answer)")
+              show_default=True,
+              help="text for people, json for programs (as POST /api/v1/moves answers)")
 def moves(file: str, game_no: int, turn: int | None, fmt: str) -> None:
     """List the moves that may come next in a game, as LCN words with labels."""
     display = _display(file)

@@ -42,6 +42,20 @@ LABELS: dict[str, str] = {
     "rivals.place": "place {cards}",
     "rivals.place.more": "and place {card}",
     "rivals.box": "return {card} to the box",
+    "rollwrite.die.colour": "a colour die shows {colour} (the dice decide: write what they "
+                            "show)",
+    "rollwrite.die.number": "a number die shows {number} (the dice decide: write what they "
+                            "show)",
+    "rollwrite.refuse": "{player} refuses and shades a dice symbol",
+    "rollwrite.circle": "{player} marks the {colour} circle",
+    "rollwrite.write": "{player} writes {value} in {colour}{marks}",
+    "rollwrite.write.top": "{player} writes {value} in the full {colour} expedition: its top "
+                           "artefact",
+    "rollwrite.accelerate": "accelerating {colour}{marks}",
+    "rollwrite.accelerate.top": "accelerating the full {colour} expedition: its top artefact",
+    "rollwrite.mark.artefact": ", shading an artefact",
+    "rollwrite.mark.decline": ", declining the acceleration",
+    "rollwrite.mark.accelerate": ", accelerating (the expedition comes next)",
 }
 
 #: Diagnostic codes of a shortened record that say nothing about the position itself.
@@ -99,8 +113,10 @@ def label(key: str, params: dict[str, Any]) -> str:
 
 def extend(text: str, move: str) -> str:
     """A turn's text so far with a move added: a move that starts with ``,`` continues the
-    last word (another card of a Rivals ``place:``), any other is a new word."""
-    if not text or move.startswith(","):
+    last word (another card of a Rivals ``place:``), and so do a move of one character (a die
+    of a Roll & Write roll) and any move after a text that ends with ``>`` (the expedition a
+    Roll & Write acceleration goes to); any other is a new word."""
+    if not text or move.startswith(",") or len(move) == 1 or text.endswith(">"):
         return text + move
     return f"{text} {move}"
 
@@ -142,10 +158,14 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
     kept = record.turns[:turn - 1]
     report = _replay(record, kept, variant)
     partial = ""
+    why: list[Diagnostic] = []
+    line = None
     if kept and variant.partial_codes and _unfinished(report, variant, len(kept)):
-        # The last turn is being written (an auction's calls so far): the position is the
-        # state before it, and the moves are the words that may follow within it.
-        partial = kept[-1].text
+        # The last turn is being written (an auction's calls so far, a roll's dice, some
+        # choices): the position is the state before it, and the moves are the words that
+        # may follow within it.
+        partial, line = kept[-1].text, kept[-1].line
+        why = [d for d in report.diagnostics if d.is_error and d.code not in _NOT_ABOUT_POSITION]
         kept = kept[:-1]
         turn -= 1
         report = _replay(record, kept, variant)
@@ -160,7 +180,7 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
     if partial and not moves:
         raise InvalidRecord([Diagnostic(
             "move-syntax", f"turn {turn} (`{partial}`) cannot be finished by any legal move",
-            Severity.ERROR, kept[-1].line if kept else None, None, turn)])
+            Severity.ERROR, line, None, turn), *why])
     seat = variant.acting_seat(state, partial)
     names = report.players
     return Position(names[seat] if seat < len(names) else None, seat, turn, False, tuple(moves))

@@ -423,10 +423,140 @@ def test_a_rivals_turn_being_written_through_the_command_and_the_api(client: Any
     assert broken.exit_code == 1 and "cannot be finished" in broken.output
 
 
-def test_roll_and_write_says_it_does_not_list_its_moves(client: Any) -> None:
+# -- Roll & Write ------------------------------------------------------------------------
+
+#: Seeded Roll & Write games from the random player: (seed, players).
+ROLLWRITE_GAMES = [(1, 2), (2, 3), (3, 4), (4, 5)]
+
+
+def rollwrite_words(text: str) -> list[str]:
+    """A turn's pieces as offered: the roll die by die, each choice up to and including an
+    acceleration's `>`, then the expedition accelerated with its box's marks; the rules' own
+    annotations (``bridge:``, ``exhausted:``, ``end``) are left out."""
+    import re
+
+    words: list[str] = []
+    for index, word in enumerate(text.split()):
+        if index == 0:
+            words.extend(word)
+        elif ":" in word and not word.startswith(("bridge:", "exhausted:")):
+            words.extend(re.findall(r"(?:^[^>]+|[^>]+)(?:>(?=[ROYGBP])|>-)?", word))
+        elif word == "end" or word.startswith(("bridge:", "exhausted:")):
+            continue
+    return words
+
+
+def finish_rollwrite_turn(record: GameRecord, upto: int, words: list[str],
+                          rng: random.Random) -> list[str]:
+    """Random offered pieces until the turn is whole (the next position is the next turn)."""
+    words = list(words)
+    while True:
+        position = lcn.legal_moves(partial_record(record, upto, words))
+        if position.over or position.turn > upto + 1:
+            return words
+        assert position.moves, (upto + 1, words)
+        words.append(rng.choice(position.moves).lcn)
+
+
+def test_rollwrite_pieces_split_as_offered() -> None:
+    assert rollwrite_words("ROG307 Ada:R3+>G>O+>- Bo:O7 Cy:- bridge:R end") == [
+        "R", "O", "G", "3", "0", "7", "Ada:R3+>", "G>", "O+>-", "Bo:O7", "Cy:-"]
+    assert joined(rollwrite_words("ROG307 Ada:R3+>G>O+>- Bo:O7")) == \
+        "ROG307 Ada:R3+>G>O+>- Bo:O7"
+
+
+@pytest.mark.parametrize(("seed", "players"), ROLLWRITE_GAMES)
+def test_rollwrite_offers_every_piece_played_and_only_what_the_validator_accepts(
+        seed: int, players: int) -> None:
+    from lcn.variants.rollwrite_play import random_game as rollwrite_game
+
+    game = rollwrite_game(seed, players=players)
+    rng = random.Random(seed)
+    names = [game.tags[f"Player{s + 1}"] for s in range(players)]
+    for upto, turn in enumerate(game.turns):
+        if upto % 3:
+            continue  # every third turn: each seat rolls some of them over the four games
+        played = rollwrite_words(turn.text)
+        sound = rng.randrange(len(played))  # one position per turn where a word is finished
+        for count in range(len(played)):
+            position = lcn.legal_moves(partial_record(game, upto, played[:count]))
+            assert position.turn == upto + 1 and not position.over
+            assert position.player == names[(upto + sum(1 for w in played[:count] if ":" in w)
+                                              - (1 if played[count - 1:count] and
+                                                 played[count - 1].endswith(">") else 0))
+                                             % players]
+            offered_words = [m.lcn for m in position.moves]
+            assert len(offered_words) == len(set(offered_words))
+            assert played[count] in offered_words, (upto + 1, played[:count], played[count])
+            if count == sound:
+                word = rng.choice(offered_words)
+                words = finish_rollwrite_turn(game, upto, [*played[:count], word], rng)
+                assert errors_of(partial_record(game, upto, words)) == [], (upto + 1, words)
+    assert lcn.legal_moves(game).over
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_bot_plays_whole_rollwrite_games_through_the_library(players: int) -> None:
+    rng = random.Random(300 + players)
+    record = partial_record(GameRecord(tags=Tags()), 0, [])
+    record.tags["Variant"] = "rollwrite"
+    for seat in range(players):
+        record.tags[f"Player{seat + 1}"] = ["Ada", "Bo", "Cy", "Dee", "Eve"][seat]
+    for _ in range(400):
+        if lcn.legal_moves(record).over:
+            break
+        upto = len(record.turns)
+        words = finish_rollwrite_turn(record, upto, [], rng)
+        record.turns.append(Turn(joined(words), number=upto + 1))
+    else:
+        raise AssertionError("the game did not end")
+    report = validate_record(record)
+    assert report.valid and report.over, [d.format() for d in report.diagnostics][:3]
+
+
+def test_rollwrite_through_the_command_and_the_api(client: Any) -> None:
+    text = (Path(__file__).resolve().parent.parent / "samples/rollwrite/two-players.lcn").read_text()
+    game = lcn.read_game(text)
+    cut = "\n".join(text.splitlines()[:text.splitlines().index("") + 1]) + \
+        "\n\n1. RRG057 *\n"
+    assert not lcn.legal_moves(text).moves and lcn.legal_moves(text).over
+    result = CliRunner().invoke(cli, ["moves", "-", "--format", "json"], input=cut)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    first = game.tags["Player1"]
+    assert data["player"] == first and data["turn"] == 1 and not data["over"]
+    assert data["moves"][0] == {"lcn": f"{first}:-",
+                                "label": f"{first} refuses and shades a dice symbol"}
+    assert f"{first}:G0" in [m["lcn"] for m in data["moves"]]  # a 0 before green starts
+    assert f"{first}:R5" in [m["lcn"] for m in data["moves"]]
+    assert client.post("/api/v1/moves", json={"lcn": cut}).json == data
+    start = CliRunner().invoke(cli, ["moves", "-", "--turn", "1"], input=text)
+    assert start.exit_code == 0 and "6 moves" in start.output.splitlines()[0]
+    broken = CliRunner().invoke(cli, ["moves", "-"], input=cut.replace("RRG057", "RRX057"))
+    assert broken.exit_code == 1 and "cannot be finished" in broken.output
+    assert "bad-roll" in broken.output
+
+
+def test_a_variant_that_does_not_list_its_moves_says_so() -> None:
+    from lcn.variants.rollwrite import RollWriteVariant
+
+    class Silent(RollWriteVariant):
+        lists_moves = False
+
     text = (Path(__file__).resolve().parent.parent / "samples/rollwrite/two-players.lcn").read_text()
     with pytest.raises(ValueError, match="does not list its moves"):
-        lcn.legal_moves(text)
-    result = CliRunner().invoke(cli, ["moves", "-"], input=text)
-    assert result.exit_code == 2 and "does not list its moves" in result.output
-    assert client.post("/api/v1/moves", json={"lcn": text}).status_code == 400
+        lcn.legal_moves(text, variant=Silent())
+
+
+def test_rollwrite_a_turn_that_cannot_go_on_names_what_is_wrong() -> None:
+    head = '[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
+    with pytest.raises(InvalidRecord) as caught:
+        lcn.legal_moves(head + "1. ROG307 Ada:R3> Bo:-\n*\n")
+    codes = [d.code for d in caught.value.diagnostics]
+    assert codes == ["move-syntax", "bad-acceleration"]
+    assert "cannot be finished" in str(caught.value)
+    with pytest.raises(InvalidRecord):  # an error before the position
+        lcn.legal_moves(head + "1. ROG307 Ada:R4 Bo:-\n2. RRR111 Bo:- Ada:R1\n*\n")
+    # A turn whose players have all chosen is finished: the next turn's first die follows.
+    position = lcn.legal_moves(head + "1. ROG307 Ada:R3 Bo:-\n*\n")
+    assert position.turn == 2 and position.player == "Bo" and len(position.moves) == 6

@@ -526,7 +526,7 @@ def _parse_move(text: str, tokens: list[str]) -> RollWriteMove:
     if not choices:
         raise MoveSyntaxError("a turn without choices: after the roll, every player writes a "
                               f"choice, the roller first (`{tokens[0]}:R3`, `{tokens[0]}:-`)",
-                              len(text), 1, rule=_TURN_RULE)
+                              len(text), 1, code="no-choice", rule=_TURN_RULE)
     return RollWriteMove(colours, numbers, len(words[0].group()), tuple(choices), bridges,
                          exhausted, end)
 
@@ -1292,6 +1292,158 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         other.shift = state.shift
         other.last = state.last
         return other
+
+    # -- legal continuations (lcn.moves) ----------------------------------------------
+    lists_moves = True
+    #: A turn being written: some dice of the roll, the roll alone, some players' choices
+    #: missing, or a choice that ends with `>` (an acceleration whose expedition comes next).
+    partial_codes = frozenset({"bad-roll", "no-choice", "choice-missing", "bad-acceleration"})
+    #: The marks of a box filled by a number, as offered: nothing, an artefact, a declined
+    #: acceleration, both, or an acceleration whose expedition is the next piece of the word.
+    _MARKS = ("", "+", ">-", "+>-", ">", "+>")
+
+    @staticmethod
+    def _dice(prefix: str) -> list[tuple[str, str]]:
+        """The next die of a roll written so far (``prefix``), each with a whole roll.
+
+        A roll is written one die at a time, the three colour dice then the three number
+        dice, each offered with every face it may show (the dice decide, in any order): at
+        most ten pieces to choose from where the whole rolls would be thousands.
+        """
+        colours, numbers = prefix[:COLOUR_DICE], prefix[COLOUR_DICE:]
+        if len(prefix) >= COLOUR_DICE + NUMBER_DICE \
+                or not all(c.upper() in COLOURS for c in colours) \
+                or not all(n in "0123456789" for n in numbers):
+            return []
+        if len(colours) < COLOUR_DICE:
+            return [(c, prefix + c * (COLOUR_DICE - len(colours)) + "0" * NUMBER_DICE)
+                    for c in COLOURS]
+        return [(str(n), prefix + str(n) * (NUMBER_DICE - len(numbers))) for n in range(10)]
+
+    def _written(self, state: RollWriteState, partial: str) -> RollWriteMove | None:
+        """The turn written so far, parsed (a trailing `>` read as declined), or None."""
+        text = partial + "-" if partial.endswith(">") else partial
+        try:
+            return parse_move(text, state.tokens)
+        except MoveSyntaxError as exc:
+            if exc.code != "no-choice":
+                return None
+        try:
+            colours, numbers = _parse_roll(partial.strip())
+        except MoveSyntaxError:
+            return None
+        return RollWriteMove(colours, numbers, len(partial.strip()), ())
+
+    def _endings(self, state: RollWriteState, seat: int) -> list[str]:
+        """Ways to finish an acceleration (the expedition and its box's marks), the likeliest
+        legal first: only to show a piece that ends with `>` legal."""
+        sheet = state.sheets[seat]
+        endings = []
+        for colour in COLOURS:
+            numbers = sheet.numbers[colour]
+            if len(numbers) >= BOXES:
+                endings.append(f"{colour}^")
+                continue
+            kind = state.kinds[colour][len(numbers)]
+            first = ("+" if kind.artefact else "") + (">-" if kind.arrow else "")
+            endings += [colour + m for m in dict.fromkeys((first, "", "+", ">-", "+>-"))]
+        return endings
+
+    def _refusals(self, state: RollWriteState, start: int) -> str:
+        """The players from the ``start``-th after the roller on, refusing (a completion)."""
+        return "".join(f" {state.tokens[(state.roller + k) % state.players]}:-"
+                       for k in range(start, state.players))
+
+    def candidate_moves(self, state: RollWriteState, partial: str = ""
+                        ) -> list[tuple[str, str]]:
+        """The next piece of a turn: the roll; then, player by player from the roller, the
+        choice with the marks of the box it fills (`Ada:R3+>-`), or ending with `>` when it
+        accelerates; after a `>`, the expedition accelerated and its box's marks (`G+`, `G>`).
+
+        Each comes with the whole turn that shows it legal (an acceleration finished in some
+        expedition, the players after refusing); the engine filters what breaks a rule.
+        """
+        if state.over:
+            return []
+        if len(partial) < COLOUR_DICE + NUMBER_DICE:
+            rest = self._refusals(state, 0)
+            return [(die, roll + rest) for die, roll in self._dice(partial)]
+        move = self._written(state, partial)
+        if move is None:
+            return []
+        written = len(move.choices)
+        if partial.endswith(">"):
+            seat, before = move.choices[-1].seat, partial
+            pieces = [colour + marks for colour in COLOURS for marks in ("^", *self._MARKS)]
+            rest = self._refusals(state, written)
+        else:
+            if written >= state.players:
+                return []
+            seat, before = (state.roller + written) % state.players, partial + " "
+            rest = self._refusals(state, written + 1)
+            token = state.tokens[seat]
+            sheet = state.sheets[seat]
+            pieces = [f"{token}:-"]
+            for colour in dict.fromkeys(move.colours):
+                for die in dict.fromkeys(move.numbers):
+                    if die == 0 and not sheet.numbers[colour]:
+                        pieces.append(f"{token}:{colour}0")
+                        continue
+                    word = f"{token}:{colour}{10 if die == 0 else die}"
+                    if len(sheet.numbers[colour]) >= BOXES:
+                        pieces.append(word + "^")
+                    else:
+                        pieces += [word + marks for marks in self._MARKS]
+        found: list[tuple[str, str]] = []
+        for piece in pieces:
+            if piece.endswith(">"):
+                found += [(piece, before + piece + ending + rest)
+                          for ending in self._endings(state, seat)]
+            else:
+                found.append((piece, before + piece + rest))
+        return found
+
+    def acting_seat(self, state: RollWriteState, partial: str = "") -> int:
+        move = self._written(state, partial) if partial else None
+        if move is None or not move.choices:
+            return state.roller
+        if partial.endswith(">") or len(move.choices) >= state.players:
+            return move.choices[-1].seat
+        return (state.roller + len(move.choices)) % state.players
+
+    def move_label(self, state: RollWriteState, text: str, move: RollWriteMove
+                   ) -> tuple[str, dict[str, Any]]:
+        from ..moves import label
+
+        if text.isdigit():
+            return "rollwrite.die.number", {"number": text}
+        if len(text) == 1 and all(c.kind == "refuse" for c in move.choices):
+            # A colour die (its whole turn is the roll and refusals; an acceleration's has
+            # the choice that accelerates).
+            return "rollwrite.die.colour", {"colour": COLOUR_NAMES[text]}
+        who, colon, rest = text.partition(":")
+        params: dict[str, Any] = {"player": state.names[state.tokens.index(who)]} if colon else {}
+        if not colon:
+            rest = text
+        if rest == "-":
+            return "rollwrite.refuse", params
+        colour, body = rest[0], rest[1:]
+        params["colour"] = COLOUR_NAMES[colour]
+        if colon and body == "0":
+            return "rollwrite.circle", params
+        value = body.rstrip("+>-^")
+        marks = body[len(value):]
+        params["value"] = value
+        kind = "write" if colon else "accelerate"
+        if marks == "^":
+            return f"rollwrite.{kind}.top", params
+        words = [label("rollwrite.mark.artefact", {})] if marks.startswith("+") else []
+        if marks.endswith(">-"):
+            words.append(label("rollwrite.mark.decline", {}))
+        elif marks.endswith(">"):
+            words.append(label("rollwrite.mark.accelerate", {}))
+        params["marks"] = "".join(words)
+        return f"rollwrite.{kind}", params
 
 
 VARIANT = RollWriteVariant()

@@ -96,6 +96,7 @@ class TrackedRun:
         #: Called with the games done so far while games are counted and not given out,
         #: so that a progress display keeps moving over a long run of valid games.
         self.on_counted: Callable[[int], None] | None = None
+        self._run: Iterable[GameReport | SentReport]
         if run is not None:
             self._parallel = run
             self._run = run
@@ -104,7 +105,7 @@ class TrackedRun:
             # counted where they are validated, rather than sent back one by one.
             self._parallel = ParallelRun(source, jobs, report_plain=not only_problems,
                                          matches=matches)
-            self._run: Iterable[GameReport | SentReport] = self._parallel
+            self._run = self._parallel
         else:
             # Standard input is read in this one process whatever the jobs, as a named pipe
             # is: its parts cannot be read by range.

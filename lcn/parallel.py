@@ -772,8 +772,14 @@ class FileRuns:
                 yield None
                 index += 1
             elif sizes[index] is None:
-                yield ParallelRun(source, self.jobs, report_plain=self.report_plain,
-                                  matches=self.matches, pool=self._workers())
+                run: ParallelRun
+                try:
+                    run = ParallelRun(source, self.jobs, report_plain=self.report_plain,
+                                      matches=self.matches, pool=self._workers())
+                except OSError as exc:  # gone since it was looked at: said at its place
+                    run = _WholeFile(source, self.jobs, _given(exc), report_plain=self.report_plain,
+                                     matches=self.matches)
+                yield run
                 index += 1
             else:
                 end = index

@@ -169,3 +169,36 @@ def test_jsonl_has_one_line_per_game_the_games_of_json(corpus: list[str]) -> Non
     empty = next(entry for entry in whole["files"] if entry["diagnostics"])
     assert empty["file"] in err
     assert status == 2
+
+
+def _reports(runs: parallel.FileRuns, kill: bool = False) -> list[Any]:
+    import multiprocessing
+    import os
+    import signal
+
+    got: list[Any] = []
+    for run in runs:
+        assert run is not None
+        try:
+            for report in run:
+                if kill and not got:
+                    for child in multiprocessing.active_children():
+                        os.kill(child.pid, signal.SIGKILL)  # type: ignore[arg-type]
+                got.append([report.index, report.record.line, report.to_json()])
+        except OSError as exc:
+            got.append(type(exc).__name__)
+        got.append([d.to_json() for d in run.file_diagnostics])
+    return got
+
+
+def test_a_worker_killed_over_many_files_leaves_the_rest_to_this_process(
+        corpus: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "GROUP_FILES", 4)
+    paths: list[Path | None] = [Path(name) for name in corpus]
+    expected = _reports(parallel.FileRuns(paths, 1))
+    assert "FileNotFoundError" in expected
+    given_up: list[int] = []
+    give_up = parallel._give_up
+    monkeypatch.setattr(parallel, "_give_up", lambda *args: (given_up.append(1), give_up(*args)))
+    assert _reports(parallel.FileRuns(paths, 3), kill=True) == expected
+    assert given_up  # the pool was found broken, and the rest validated here

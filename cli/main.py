@@ -11,13 +11,14 @@ import io
 import json
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import click
 
 import lcn
+from lcn.parallel import FileRuns, ParallelRun
 from lcn.validate import GameReport, MatchChecks, ValidationRun
 
 from .io import (
@@ -119,8 +120,11 @@ def _dump(data: Any) -> None:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True,
-              help="text for people, json for programs")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
+              show_default=True,
+              help="text for people, json for programs; jsonl for pipelines: one line per "
+                   "game as it is done, the object of json's \"games\" (with its file), the "
+                   "problems of a file as a whole on standard error")
 @click.option("-q", "--quiet", is_flag=True, help="print only the problems and the summary")
 @click.option("--warnings/--no-warnings", default=True, show_default=True,
               help="show warnings as well as errors")
@@ -136,19 +140,44 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     against the rules.
 
     Prints every problem like a compiler (file:line:column, the rule it breaks, the source
-    line and a caret) and a summary per game.
+    line and a caret) and a summary per game. --format jsonl prints one JSON object per game,
+    on its own line as soon as the game is done: the object of --format json's "games", with
+    its "file" (for pipelines: jq, grep, a database load).
     """
     files = tuple(expand_inputs(files, pattern))
     jobs = jobs_option_value(jobs)
+    matches = MatchChecks()  # a match may go on from one file to the next
+    only_problems = quiet and fmt == "text"
+    # With several processes, one pool serves every file: small files are validated in
+    # groups, big ones cut into parts, and each file's reports come here in turn.
+    file_runs = FileRuns([None if name == "-" else Path(name) for name in files], jobs,
+                         report_plain=not only_problems, matches=matches) if jobs > 1 else None
+    try:
+        any_invalid, io_error = _validate_files(
+            files, iter(file_runs) if file_runs is not None else None, fmt, quiet, warnings, jobs,
+            no_progress, matches, only_problems)
+    finally:
+        if file_runs is not None:
+            file_runs.close()
+    if io_error:
+        sys.exit(2)
+    sys.exit(1 if any_invalid else 0)
+
+
+def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] | None, fmt: str,
+                    quiet: bool, warnings: bool, jobs: int, no_progress: bool,
+                    matches: MatchChecks, only_problems: bool) -> tuple[bool, bool]:
+    """``lcn validate``'s output for every file, in order; whether a game or a file was not
+    valid, and whether an input could not be read."""
     color = sys.stdout.isatty() and fmt == "text"
     games_json = _StreamedGames()
     files_json: list[dict[str, Any]] = []
     any_invalid = False
     io_error = False
     total = valid_count = 0
-    matches = MatchChecks()  # a match may go on from one file to the next
     for name in files:
         display = _display_name(name)
+        file_run = next(runs) if runs is not None else None
         try:
             source = open_input(name)
         except InputError as exc:
@@ -156,7 +185,8 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             click.echo(f"lcn: {exc.message}", err=True)
             continue
         try:
-            run = TrackedRun(source, jobs, only_problems=quiet and fmt == "text", matches=matches)
+            run = TrackedRun(source, jobs, only_problems=only_problems, matches=matches,
+                             run=file_run)
         except OSError as exc:
             io_error = True
             click.echo(f"lcn: cannot read '{display}': {exc.strerror or exc}", err=True)
@@ -172,11 +202,14 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
                     valid_count += 1
                 else:
                     any_invalid = True
-                if fmt == "json":
+                if fmt != "text":
                     entry = report.to_json()
                     entry["file"] = display
                     progress.clear()
-                    games_json.game(entry)
+                    if fmt == "json":
+                        games_json.game(entry)
+                    else:
+                        click.echo(json_text(json.dumps(entry, ensure_ascii=False)))
                     continue
                 shown = [d for d in report.diagnostics if warnings or d.is_error]
                 if shown or not quiet or not report.valid:
@@ -209,16 +242,14 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             files_json.append({"file": display, "diagnostics": [d.to_json() for d in file_diags]})
         else:
             for d in file_diags:
-                click.echo(render_diagnostic(d, display, {}, color))
+                click.echo(render_diagnostic(d, display, {}, color), err=fmt == "jsonl")
     if fmt == "json":
         games_json.finish({"files": files_json, "summary": {
             "games": total, "valid": valid_count, "invalid": total - valid_count}})
-    elif total != 1 or quiet:
+    elif fmt == "text" and (total != 1 or quiet):
         click.echo(f"{total} game{'s' if total != 1 else ''}: {valid_count} valid, "
                    f"{total - valid_count} invalid")
-    if io_error:
-        sys.exit(2)
-    sys.exit(1 if any_invalid else 0)
+    return any_invalid, io_error
 
 
 @cli.command()

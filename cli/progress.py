@@ -80,7 +80,9 @@ class TrackedRun:
     """
 
     def __init__(self, source: bytes | Path | StdinStream, jobs: int = 1, *,
-                 only_problems: bool = False, matches: MatchChecks | None = None) -> None:
+                 only_problems: bool = False, matches: MatchChecks | None = None,
+                 run: ParallelRun | None = None) -> None:
+        """``run``: the source's run of a :class:`lcn.parallel.FileRuns` over many files."""
         #: The size of the source; None for standard input, whose end is not known before.
         self.size: int | None = None
         if isinstance(source, Path):
@@ -94,12 +96,16 @@ class TrackedRun:
         #: Called with the games done so far while games are counted and not given out,
         #: so that a progress display keeps moving over a long run of valid games.
         self.on_counted: Callable[[int], None] | None = None
-        if jobs > 1 and not isinstance(source, StdinStream):
+        self._run: Iterable[GameReport | SentReport]
+        if run is not None:
+            self._parallel = run
+            self._run = run
+        elif jobs > 1 and not isinstance(source, StdinStream):
             # A caller that prints only problems lets valid games without any diagnostic be
             # counted where they are validated, rather than sent back one by one.
             self._parallel = ParallelRun(source, jobs, report_plain=not only_problems,
                                          matches=matches)
-            self._run: Iterable[GameReport | SentReport] = self._parallel
+            self._run = self._parallel
         else:
             # Standard input is read in this one process whatever the jobs, as a named pipe
             # is: its parts cannot be read by range.

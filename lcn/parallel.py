@@ -32,6 +32,7 @@ a source that cannot be read by range (a pipe given by name).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import multiprocessing
 import os
@@ -312,21 +313,63 @@ def _validate(source: _Source, start: int, end: int, first_line: int,
     return _Outcome(games, reader.file_diagnostics, _clean_end(last[0] if last else None))
 
 
-#: The source in a worker process (set once when it starts).
+#: The source a worker process was started with (bytes, or a path), if any.
 _worker_source: _Source | None = None
+#: The file a worker process read a part of last, kept open for the next part of it.
+_worker_file: tuple[Path, _Source] | None = None
+#: What a worker sends back for a part: its games, file diagnostics and whether it ends clean.
+_SentOutcome = tuple[list[_Packed | int], list[_PackedDiagnostic], bool]
 
 
-def _start_worker(source: Path | bytes) -> None:
+def _start_worker(source: Path | bytes | None) -> None:
     global _worker_source
-    _worker_source = _Source(source)
+    _worker_source = _Source(source) if source is not None else None
 
 
-def _validate_sent(start: int, end: int, first_line: int, count_plain: bool
-                   ) -> tuple[list[_Packed | int], list[_PackedDiagnostic], bool]:
+def _worker_source_for(path: Path | None) -> _Source:
+    """The source of a part: the worker's own, or the file named (one pool serves a
+    command's every file; the last file read stays open for its next part)."""
+    global _worker_file
+    if path is None:
+        assert _worker_source is not None
+        return _worker_source
+    if _worker_file is None or _worker_file[0] != path:
+        if _worker_file is not None:
+            _worker_file[1].close()
+            _worker_file = None
+        _worker_file = (path, _Source(path))
+    return _worker_file[1]
+
+
+def _validate_sent(path: Path | None, start: int, end: int, first_line: int, count_plain: bool
+                   ) -> _SentOutcome:
     """Validate one part in a worker: what :func:`_validate` finds, as plain values."""
-    assert _worker_source is not None
-    outcome = _validate(_worker_source, start, end, first_line, count_plain)
+    outcome = _validate(_worker_source_for(path), start, end, first_line, count_plain)
     return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end
+
+
+def _validate_whole(path: Path, count_plain: bool) -> _Outcome:
+    """Validate a whole small file as one part (as :class:`ParallelRun` does a file smaller
+    than a part)."""
+    source = _Source(path)
+    try:
+        return _validate(source, 0, source.size, 1, count_plain)
+    finally:
+        source.close()
+
+
+def _validate_files(paths: list[Path], count_plain: bool) -> list[_SentOutcome | OSError]:
+    """Validate a group of small files in a worker, each whole; a file that cannot be read
+    gives its error, reported at its place by the first process."""
+    sent: list[_SentOutcome | OSError] = []
+    for path in paths:
+        try:
+            outcome = _validate_whole(path, count_plain)
+        except OSError as exc:
+            sent.append(exc)
+            continue
+        sent.append((outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end))
+    return sent
 
 
 class SentRecord:
@@ -385,16 +428,30 @@ class _Workers:
     ever, and stopping never waits on a queue lock a dead worker held.
     """
 
-    def __init__(self, count: int, source: Path | bytes) -> None:
-        self._before = {child.pid for child in multiprocessing.active_children()}
-        self._executor = ProcessPoolExecutor(count, multiprocessing.get_context(), _start_worker,
-                                             (source,))
+    #: Pools started by this process (tests count them: one per command).
+    started = 0
 
-    def submit(self, start: int, end: int, first_line: int, count_plain: bool) -> Future[Any]:
-        return self._executor.submit(_validate_sent, start, end, first_line, count_plain)
+    def __init__(self, count: int, source: Path | bytes | None) -> None:
+        self._before = {child.pid for child in multiprocessing.active_children()}
+        self.count = count
+        #: Whether the pool was stopped (at the end, or found broken).
+        self.stopped = False
+        self._executor = ProcessPoolExecutor(count, multiprocessing.get_context(), _start_worker,
+                                             (source if isinstance(source, bytes) else None,))
+        _Workers.started += 1
+
+    def submit(self, start: int, end: int, first_line: int, count_plain: bool,
+               path: Path | None = None) -> Future[Any]:
+        """A part of ``path`` (None: of the source the pool was started with)."""
+        return self._executor.submit(_validate_sent, path, start, end, first_line, count_plain)
+
+    def submit_files(self, paths: list[Path], count_plain: bool) -> Future[Any]:
+        """A group of small files, each validated whole."""
+        return self._executor.submit(_validate_files, paths, count_plain)
 
     def stop(self) -> None:
         """Stop at once: the parts still queued are dropped and the workers killed."""
+        self.stopped = True
         self._executor.shutdown(wait=False, cancel_futures=True)
         for child in multiprocessing.active_children():
             if child.pid not in self._before:
@@ -425,8 +482,12 @@ class ParallelRun:
     """
 
     def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None,
-                 report_plain: bool = True, matches: MatchChecks | None = None) -> None:
+                 report_plain: bool = True, matches: MatchChecks | None = None,
+                 pool: _Workers | None = None) -> None:
         self.source = source
+        #: The workers of a whole command (:class:`FileRuns`), shared by its files; without
+        #: it, a pool of ``jobs - 1`` workers is started for this source and stopped after.
+        self._shared = pool
         #: The checks of matches, carried over from the sources before when given.
         self.matches = matches if matches is not None else MatchChecks()
         self.jobs = max(1, jobs)
@@ -467,7 +528,12 @@ class ParallelRun:
         cutter = _Cutter(source, self.part_size, self.jobs)
         workers = self.jobs - 1 if source.ranged else 0
         pool: _Workers | None = None
-        if workers:
+        owned = self._shared is None
+        if not owned:
+            assert self._shared is not None
+            pool = self._shared if workers and not self._shared.stopped else None
+            workers = pool.count if pool is not None else 0
+        elif workers:
             # The variants (and plugins) are loaded on first use, by imports that take longer
             # than validating hundreds of games: load them before the workers are forked, so
             # that they inherit them rather than each loading them again.
@@ -517,8 +583,9 @@ class ParallelRun:
                         part.end = None  # still nowhere to cut: read on from here, streaming
                     outcome = None if part.end is None else self._here(source, part)
                 if part.end is None:
-                    if pool is not None:
+                    if pool is not None and owned:
                         pool.stop()
+                    pool = None  # a shared pool's parts of this file still queued are dropped
                     self._tail = source.stream(part.start)
                     yield part, self._read_on(self._tail, part)
                     return
@@ -526,7 +593,7 @@ class ParallelRun:
                 self._position = part.end
                 yield part, outcome
         finally:
-            if pool is not None:
+            if pool is not None and owned:
                 pool.stop()
             if self._tail is not None:
                 self._tail.close()
@@ -549,7 +616,8 @@ class ParallelRun:
                 window.append([part, None, None])
                 return True
             try:
-                pending = pool.submit(part.start, part.end, part.first_line, not self.report_plain)
+                pending = pool.submit(part.start, part.end, part.first_line, not self.report_plain,
+                                      self.source if isinstance(self.source, Path) else None)
             except BrokenProcessPool:
                 window.append([part, None, None])
                 return False
@@ -606,3 +674,201 @@ class ParallelRun:
                 yield report
             if not index:  # no game yet: the reader's word on the file (empty) stands
                 self.file_diagnostics.extend(outcome.file_diagnostics)
+
+
+#: A file at most this big is validated whole, in a group of small files, rather than cut.
+SMALL_FILE = 1 << 16
+#: Most bytes and files in a group of small files (a group's reports stay under a pipe's
+#: buffer; groups shrink near the end of a run of small files, as parts do).
+GROUP_SIZE = 1 << 18
+GROUP_FILES = 256
+
+
+class _WholeFile(ParallelRun):
+    """A small file validated whole, by a worker or here: its reports are given out as
+    :class:`ParallelRun` gives out those of a file of one part."""
+
+    def __init__(self, path: Path, jobs: int, outcome: Callable[[], _Outcome], *,
+                 report_plain: bool, matches: MatchChecks) -> None:
+        super().__init__(path, jobs, part_size=SMALLEST_PART, report_plain=report_plain,
+                         matches=matches)
+        self._outcome = outcome
+
+    def __iter__(self) -> Iterator[SentReport]:
+        return self._run(None)  # type: ignore[arg-type]
+
+    def _results(self, source: _Source) -> Iterator[tuple[_Part, _Outcome]]:
+        outcome = self._outcome()  # raises the OSError of a file that could not be read
+        assert isinstance(self.source, Path)
+        with contextlib.suppress(OSError):  # gone since: only the progress line reads it
+            self._position = self.source.stat().st_size
+        yield _Part(0, None, 1, last=True), outcome
+
+
+class FileRuns:
+    """Validates many files with ``jobs`` processes and one pool of workers for them all;
+    iterate for one run per file, in the order given, each to be iterated in turn.
+
+    Each run is a :class:`ParallelRun` (its reports, ``file_diagnostics``, ``unreported``,
+    ``position``), and gives out what ``ParallelRun`` would give for its file alone: the
+    checks of matches go on from one file to the next, as ``matches`` does across runs.
+    A file bigger than ``SMALL_FILE`` is cut into parts, as ``ParallelRun`` does; a run of
+    consecutive small files is put into groups, each validated whole by a worker or by this
+    process (whichever is free first), so that a corpus of many small files costs no more
+    than the validation of its games. The pool is started only when there is more than one
+    group or part to share out, and stopped at the end.
+
+    A source given as None is left to the caller (standard input): its place gets None.
+    A file that cannot be read gives a run that raises the ``OSError`` when iterated.
+    """
+
+    def __init__(self, sources: list[Path | None], jobs: int, *, report_plain: bool = True,
+                 matches: MatchChecks | None = None) -> None:
+        self.sources = sources
+        self.jobs = max(1, jobs)
+        self.report_plain = report_plain
+        self.matches = matches if matches is not None else MatchChecks()
+        self._pool: _Workers | None = None
+
+    def _workers(self) -> _Workers | None:
+        """The command's pool, started on first use (None with one job, or once broken)."""
+        if self.jobs < 2:
+            return None
+        if self._pool is None:
+            variant_names()  # loaded once, before the fork (see ``ParallelRun``)
+            self._pool = _Workers(self.jobs - 1, None)
+        return None if self._pool.stopped else self._pool
+
+    def __iter__(self) -> Iterator[ParallelRun | None]:
+        try:
+            yield from self._runs()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop the pool (at the end; or for a caller that stops early)."""
+        if self._pool is not None:
+            self._pool.stop()
+
+    def _small(self, source: Path | None) -> int | None:
+        """The size of a small regular file, else None (a file that cannot be looked at is
+        small: reading it gives the error, at its place)."""
+        if source is None:
+            return None
+        try:
+            info = source.stat()
+        except OSError:
+            return 0
+        if not stat.S_ISREG(info.st_mode) or info.st_size > SMALL_FILE:
+            return None
+        return info.st_size
+
+    def _runs(self) -> Iterator[ParallelRun | None]:
+        index = 0
+        sizes = [self._small(source) for source in self.sources]
+        while index < len(self.sources):
+            source = self.sources[index]
+            if source is None:
+                yield None
+                index += 1
+            elif sizes[index] is None:
+                run: ParallelRun
+                try:
+                    run = ParallelRun(source, self.jobs, report_plain=self.report_plain,
+                                      matches=self.matches, pool=self._workers())
+                except OSError as exc:  # gone since it was looked at: said at its place
+                    run = _WholeFile(source, self.jobs, _given(exc), report_plain=self.report_plain,
+                                     matches=self.matches)
+                yield run
+                index += 1
+            else:
+                end = index
+                while end < len(self.sources) and sizes[end] is not None:
+                    end += 1
+                paths = [path for path in self.sources[index:end] if path is not None]
+                yield from self._small_files(paths, [size or 0 for size in sizes[index:end]])
+                index = end
+
+    def _groups(self, paths: list[Path], sizes: list[int]) -> Iterator[list[Path]]:
+        """Consecutive small files in groups, smaller near the end of the run."""
+        left = sum(sizes)
+        group: list[Path] = []
+        size = 0
+        for path, file_size in zip(paths, sizes, strict=True):
+            group.append(path)
+            size += file_size
+            left -= file_size
+            target = min(GROUP_SIZE, max(SMALLEST_PART, left // (self.jobs * SHRINK)))
+            if size >= target or len(group) >= GROUP_FILES:
+                yield group
+                group, size = [], 0
+        if group:
+            yield group
+
+    def _small_files(self, paths: list[Path], sizes: list[int]) -> Iterator[ParallelRun]:
+        groups = list(self._groups(paths, sizes))
+        count_plain = not self.report_plain
+        #: Groups in order, each with its worker's pending result or its outcomes here.
+        window: deque[list[Any]] = deque()
+        following = iter(groups)
+        pool = self._workers() if len(groups) > 1 else None
+        workers = pool.count if pool is not None else 0
+        while True:
+            if pool is not None and not pool.stopped:
+                busy = sum(1 for _, pending, _ in window if pending is not None and not pending.done())
+                while busy < AHEAD * workers and len(window) < WAITING * self.jobs:
+                    group = next(following, None)
+                    if group is None:
+                        break
+                    try:
+                        window.append([group, pool.submit_files(group, count_plain), None])
+                    except BrokenProcessPool:
+                        pool.stop()
+                        window.append([group, None, None])
+                        break
+                    busy += 1
+            if not window:
+                group = next(following, None)
+                if group is None:
+                    return
+                window.append([group, None, None])
+            head = window[0]
+            if head[1] is not None and head[2] is None and not head[1].done() \
+                    and len(window) < WAITING * self.jobs:
+                group = next(following, None)
+                if group is not None:  # the next reports are not back: validate a group here
+                    window.append([group, None, self._here(group, count_plain)])
+                    continue
+            window.popleft()
+            group, pending, outcomes = head
+            if outcomes is None and pending is not None:
+                try:
+                    outcomes = [sent if isinstance(sent, OSError) else
+                                _Outcome(sent[0], _unpack_diagnostics(sent[1]), sent[2])
+                                for sent in pending.result()]
+                except BrokenProcessPool:  # a worker died: the rest is validated here
+                    assert pool is not None
+                    _give_up(pool, window)
+            if outcomes is None:
+                outcomes = self._here(group, count_plain)
+            for path, outcome in zip(group, outcomes, strict=True):
+                yield _WholeFile(path, self.jobs, _given(outcome), report_plain=self.report_plain,
+                                 matches=self.matches)
+
+    @staticmethod
+    def _here(group: list[Path], count_plain: bool) -> list[_Outcome | OSError]:
+        outcomes: list[_Outcome | OSError] = []
+        for path in group:
+            try:
+                outcomes.append(_validate_whole(path, count_plain))
+            except OSError as exc:
+                outcomes.append(exc)
+        return outcomes
+
+
+def _given(outcome: _Outcome | OSError) -> Callable[[], _Outcome]:
+    def give() -> _Outcome:
+        if isinstance(outcome, OSError):
+            raise outcome
+        return outcome
+    return give

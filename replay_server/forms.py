@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
 
 from lcn.model import SUFFIX_GLYPHS
 
@@ -216,3 +216,52 @@ class AnnotationSavedSchema(Schema):
     id = fields.String(required=True, metadata={"description": "the new version's game ID"})
     url = fields.String(required=True, metadata={
         "description": "its replay page, at the form's game and turn"})
+
+
+# --- the query of replay pages -----------------------------------------------------------------
+
+
+class ReplayQuerySchema(Schema):
+    """The query arguments a replay page reads as numbers (``/g/<id>``, ``/samples/...``).
+
+    Out of range is not an error: a turn past either end opens the replay at that end, and a
+    game the file does not have is a 404 (render_replay says so). An empty argument is as if
+    it were absent; the page's other arguments (``view``, ``part``, ``g``) are read elsewhere.
+    """
+
+    class Meta:
+        unknown = EXCLUDE
+
+    game = fields.Integer(metadata={"description": "the K-th game of the file (1-based)"})
+    turn = fields.Integer(metadata={"description": "the turn to open at (0: before the first)"})
+
+    #: What the refusal of a bad argument says was expected.
+    expected = "a whole number"
+
+    def handle_error(self, error: ValidationError, data: Any, *, many: bool, **kwargs: Any) -> None:
+        """The first bad argument, as ``?name=value: expected ...``: raised as QueryError."""
+        messages = error.messages if isinstance(error.messages, dict) else {}
+        name = next(iter(messages), "")
+        value = data.get(name, "") if isinstance(data, dict) else ""
+        raise QueryError(f"?{name}={str(value)[:40]}: expected {self.expected}") from None
+
+
+class LinkQuerySchema(ReplayQuerySchema):
+    """The numbers of a self-contained link or an embed (``/v``, ``/embed/...``): 0 or more."""
+
+    game = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "the K-th game of the file (1-based)"})
+    turn = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "the turn to open at (0: before the first)"})
+
+    expected = "a whole number, 0 or more"
+
+
+class QueryError(ValueError):
+    """A query argument that is not what the page reads (answered with 400)."""
+
+
+def load_query(args: Any, schema: type[ReplayQuerySchema] = ReplayQuerySchema) -> dict[str, int]:
+    """The numeric query arguments of a replay page, loaded through ``schema``; QueryError if bad."""
+    loader = schema()
+    return loader.load({name: args.get(name) for name in loader.fields if args.get(name) not in (None, "")})

@@ -30,7 +30,14 @@ from markupsafe import Markup, escape
 import lcn
 from lcn.model import SUFFIX_GLYPHS, GameRecord
 
-from .forms import AnnotationError, AnnotationSavedSchema, load_annotation_form
+from .forms import (
+    AnnotationError,
+    AnnotationSavedSchema,
+    LinkQuerySchema,
+    QueryError,
+    load_annotation_form,
+    load_query,
+)
 from .security import allow_framing, error_response, write_limit
 from .storage import get_store, is_game_id
 
@@ -296,19 +303,6 @@ def _check_round_trip(text: str, game: int, expected: GameRecord) -> None:
                               "(check comments for unusual characters)")
 
 
-def _int_arg(source: Any, name: str, default: int | None) -> int | None:
-    value = source.get(name)
-    if value is None or value == "":
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        abort(400, description=f"{name} must be a whole number, not {value!r}")
-    if number < 0:
-        abort(400, description=f"{name} must not be negative, got {number}")
-    return number
-
-
 def _source_text() -> tuple[str, str | None]:
     """The text being annotated, from the stored game ``source`` or the link token ``g``."""
     source = request.form.get("source", "")
@@ -415,8 +409,12 @@ PAGE_MAX_AGE = 24 * 3600
 def _render(text: str, game_id: str | None, *, embed: bool) -> Response:
     from .pages import render_replay
 
-    game = _int_arg(request.args, "game", 1) or 1
-    turn = _int_arg(request.args, "turn", None)
+    try:
+        query = load_query(request.args, LinkQuerySchema)
+    except QueryError as exc:
+        abort(400, description=str(exc))
+    game = query.get("game") or 1
+    turn = query.get("turn")
     response = Response(render_replay(text, game_id=game_id, game=game, turn=turn, embed=embed),
                         mimetype="text/html")
     response.add_etag()

@@ -22,9 +22,6 @@ from lcn.model import SUFFIX_GLYPHS
 #: Limits of the annotation form, per field.
 MAX_COMMENT_LENGTH = 4000
 MAX_ANNOTATOR_LENGTH = 200
-#: The longest ``source`` (a game ID is 16 characters) or ``g`` (a link token, see
-#: sharing.MAX_TOKEN_LENGTH) read: the route checks them further and answers 400, 404 or 414.
-MAX_REFERENCE_LENGTH = 64 * 1024
 #: The most digits a ``game`` or ``turn`` number may have: no game comes near it.
 MAX_NUMBER_DIGITS = 9
 #: What ``format`` may ask for: a redirect to the new page (the default) or a JSON answer.
@@ -127,9 +124,10 @@ class AnnotationFormSchema(Schema):
     #: How many turns the per-turn fields of this schema cover (see annotation_schema).
     turns = 0
 
-    source = _Text(MAX_REFERENCE_LENGTH, metadata={
-        "description": "the ID of the stored game to annotate (or give g)"})
-    g = _Text(MAX_REFERENCE_LENGTH, metadata={
+    # The route reads these two further (sharing._source_text): 400 for what is not a game ID,
+    # 404 for a game not stored, 414 for a token longer than a link may be.
+    source = fields.String(metadata={"description": "the ID of the stored game to annotate (or give g)"})
+    g = fields.String(metadata={
         "description": "the token of a self-contained link carrying the game (or give source)"})
     game = _Number(1, metadata={"description": "which game of the file (1-based); 1 if absent"})
     turn = _Number(0, metadata={"description": "the turn the new version opens at"})

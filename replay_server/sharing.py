@@ -303,13 +303,14 @@ def _check_round_trip(text: str, game: int, expected: GameRecord) -> None:
                               "(check comments for unusual characters)")
 
 
-def _source_text() -> tuple[str, str | None]:
-    """The text being annotated, from the stored game ``source`` or the link token ``g``."""
-    source = request.form.get("source", "")
-    token = request.form.get("g", "")
+def _source_text(form: dict[str, Any]) -> tuple[str, str | None]:
+    """The text being annotated, from the stored game ``source`` or the link token ``g`` of
+    the loaded form."""
+    source = form.get("source", "")
+    token = form.get("g", "")
     if source:
         if not is_game_id(source):
-            abort(400, description=f"source {source!r} is not a game ID")
+            abort(400, description=f"source {source[:40]!r} is not a game ID")
         text = get_store().get(source)
         if text is None:
             abort(404, description=f"there is no game {source}")
@@ -362,7 +363,7 @@ def save_annotation() -> ResponseReturnValue:
         head = load_annotation_form(request.form)
     except AnnotationError as exc:
         return error_response(400, "Cannot save these annotations", str(exc), "bad-annotation")
-    text, _ = _source_text()
+    text, _ = _source_text(head)
     from .pages import games_past
 
     max_games = current_app.config["MAX_GAMES"]

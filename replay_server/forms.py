@@ -2,8 +2,7 @@
 
 One schema both validates a posted form and states it (the OpenAPI document describes the
 route from it). Its per-turn fields ``comment-N`` and ``glyph-N`` depend on the game: N runs
-from 1 to the game's number of turns, so :func:`annotation_schema` makes the schema of a game
-of ``turns`` turns (the schema of 0 turns is the form without its per-turn fields).
+from 1 to the game's number of turns, which the schema is given when it is made.
 
 Every refusal reads as one sentence per problem, naming the field and what was expected,
 because the site shows it to the person who filled the form.
@@ -11,11 +10,18 @@ because the site shows it to the person who filled the form.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, post_load, validate
+from marshmallow import (
+    EXCLUDE,
+    INCLUDE,
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    validate,
+    validates_schema,
+)
 
 from lcn.model import SUFFIX_GLYPHS
 
@@ -26,8 +32,6 @@ MAX_ANNOTATOR_LENGTH = 200
 MAX_NUMBER_DIGITS = 9
 #: What ``format`` may ask for: a redirect to the new page (the default) or a JSON answer.
 FORMATS = ("html", "json")
-
-_TURN_FIELD = re.compile(r"(comment|glyph)-(.*)", re.DOTALL)
 
 
 class AnnotationError(ValueError):
@@ -113,16 +117,25 @@ class _Number(fields.Integer):
         return number
 
 
-class AnnotationFormSchema(Schema):
-    """The annotation form: which game is annotated, and the annotations to put on it.
+def _one_of_formats(value: str) -> None:
+    if value not in ("", *FORMATS):
+        raise ValidationError(f"must be one of {', '.join(FORMATS)}, not {value[:20]!r}")
 
-    A field that is absent leaves that part of the game as it was; an empty one clears it.
-    Loaded, the per-turn fields come out as ``comments`` and ``glyphs``, dicts keyed by the
-    1-based turn; ``game`` defaults to 1.
+
+class AnnotationFormSchema(Schema):
+    """The annotation form of a game of ``turns`` turns: which game, and the annotations.
+
+    Besides the declared fields, each turn N of the game (1 to ``turns``, in ASCII digits) has
+    ``comment-N`` (as ``game_comment``) and ``glyph-N`` (a suffix glyph, "" for none). They
+    are read by two shared fields rather than declared one by one: a game may have tens of
+    thousands of turns, and a schema class with a field per turn would cost seconds and
+    megabytes to make. A field that is absent leaves that part of the game as it was; an
+    empty one clears it. Loaded, the per-turn fields come out as ``comments`` and ``glyphs``,
+    dicts keyed by the 1-based turn; ``game`` defaults to 1.
     """
 
-    #: How many turns the per-turn fields of this schema cover (see annotation_schema).
-    turns = 0
+    class Meta:
+        unknown = INCLUDE  # the per-turn fields; any other name is refused by _check_turns
 
     # The route reads these two further (sharing._source_text): 400 for what is not a game ID,
     # 404 for a game not stored, 414 for a token longer than a link may be.
@@ -130,28 +143,66 @@ class AnnotationFormSchema(Schema):
     g = fields.String(metadata={
         "description": "the token of a self-contained link carrying the game (or give source)"})
     game = _Number(1, metadata={"description": "which game of the file (1-based); 1 if absent"})
-    turn = _Number(0, metadata={"description": "the turn the new version opens at"})
-    format = fields.String(metadata={"enum": list(FORMATS), "description": (
-        "json: answer 201 with the new version's id and URL; otherwise redirect (303) to it")})
+    turn = _Number(0, metadata={"description": "the turn the new version opens at, at most the "
+                                               "game's number of turns"})
+    format = fields.String(validate=_one_of_formats, metadata={
+        "enum": list(FORMATS),
+        "description": "json: answer 201 with the new version's id and URL; otherwise redirect (303) to it"})
     annotator = _Annotator(MAX_ANNOTATOR_LENGTH, metadata={
         "description": "the Annotator tag; empty to remove it"})
     game_comment = _Comments(MAX_COMMENT_LENGTH, metadata={
         "description": "comments on the whole game, separated by blank lines"})
 
+    #: What reads ``comment-N`` and ``glyph-N``, for every turn N.
+    per_turn: ClassVar[dict[str, fields.Field]] = {
+        "comment": _Comments(MAX_COMMENT_LENGTH), "glyph": _Glyph()}
+
+    def __init__(self, turns: int | None = 0, **kwargs: Any) -> None:
+        """``turns`` None reads the form before the game is known: its per-turn fields are left
+        out (give ``unknown=EXCLUDE``) and ``turn`` is not compared with the game's length."""
+        super().__init__(**kwargs)
+        self.turns = turns
+
+    def _turn_field(self, name: str) -> tuple[str, int, fields.Field] | None:
+        """``(kind, N, field)`` for a per-turn field of this game, None for any other name."""
+        kind, _, number = name.partition("-")
+        if kind in self.per_turn and number.isascii() and number.isdigit() \
+                and len(number) <= MAX_NUMBER_DIGITS and 1 <= int(number) <= (self.turns or 0):
+            return kind, int(number), self.per_turn[kind]
+        return None
+
+    @validates_schema(skip_on_field_errors=False)
+    def _check_turns(self, data: dict[str, Any], **_: Any) -> None:
+        problems: dict[str, list[str]] = {}
+        for name, value in data.items():
+            if name in self.fields:
+                continue
+            found = self._turn_field(name)
+            if found is None:
+                problems[name] = ["Unknown field."]
+                continue
+            try:
+                found[2].deserialize(value)
+            except ValidationError as exc:
+                problems[name] = [str(message) for message in exc.messages]
+        turn = data.get("turn")
+        if turn is not None and self.turns is not None and turn > self.turns:
+            problems["turn"] = [f"names turn {turn}, but the game has {self.turns} turns"]
+        if problems:
+            raise ValidationError(problems)
+
     @post_load
     def _gather(self, data: dict[str, Any], **_: Any) -> dict[str, Any]:
         result: dict[str, Any] = {"comments": {}, "glyphs": {}}
         for name, value in data.items():
-            match = _TURN_FIELD.fullmatch(name)
-            if match:
-                result[f"{match.group(1)}s"][int(match.group(2))] = value
-            else:
+            found = None if name in self.fields else self._turn_field(name)
+            if found is None:
                 result[name] = value
+            else:
+                kind, number, reader = found
+                result[f"{kind}s"][number] = reader.deserialize(value)
         if result.get("game") is None:
             result["game"] = 1
-        fmt = result.get("format")
-        if fmt is not None and fmt not in ("", *FORMATS):
-            raise ValidationError(f"must be one of {', '.join(FORMATS)}, not {fmt[:20]!r}", "format")
         return result
 
     def handle_error(self, error: ValidationError, data: Any, *, many: bool, **kwargs: Any) -> None:
@@ -163,28 +214,15 @@ class AnnotationFormSchema(Schema):
         raise AnnotationError("; ".join(problems)) from None
 
 
-def _problem(name: str, message: Any, turns: int) -> str:
+def _problem(name: str, message: Any, turns: int | None) -> str:
     if message == "Unknown field.":
         kind, _, number = name.partition("-")
-        if kind in ("comment", "glyph") and number.isascii() and number.isdigit():
-            return f"the field {name} names turn {number}, but the game has {turns} turns"
+        if kind in AnnotationFormSchema.per_turn and number.isascii() and number.isdigit():
+            return f"the field {name[:40]} names turn {number[:20]}, but the game has {turns} turns"
         return f"unknown field {name[:40]!r} in the annotation form"
     if name == "_schema":
         return str(message)
     return f"the field {name} {message}"
-
-
-@lru_cache(maxsize=64)
-def annotation_schema(turns: int) -> AnnotationFormSchema:
-    """The schema of the annotation form of a game of ``turns`` turns (0: no per-turn fields)."""
-    per_turn: dict[str, fields.Field] = {}
-    for i in range(1, turns + 1):
-        per_turn[f"comment-{i}"] = _Comments(MAX_COMMENT_LENGTH, metadata={
-            "description": f"comments on turn {i}, separated by blank lines"})
-        per_turn[f"glyph-{i}"] = _Glyph()
-    schema_class = AnnotationFormSchema.from_dict(per_turn, name=f"AnnotationForm{turns}Schema")
-    schema_class.turns = turns
-    return schema_class()
 
 
 def _first_values(form: Any) -> dict[str, Any]:
@@ -200,12 +238,8 @@ def load_annotation_form(form: Any, turns: int | None = None) -> dict[str, Any]:
     """
     data = _first_values(form)
     if turns is None:
-        return annotation_schema(0).load(data, unknown=EXCLUDE)
-    loaded = annotation_schema(turns).load(data)
-    turn = loaded.get("turn")
-    if turn is not None and turn > turns:
-        raise AnnotationError(f"the field turn names turn {turn}, but the game has {turns} turns")
-    return loaded
+        return AnnotationFormSchema(turns=None, unknown=EXCLUDE).load(data)
+    return AnnotationFormSchema(turns=turns).load(data)
 
 
 class AnnotationSavedSchema(Schema):

@@ -206,10 +206,12 @@ class AnnotationFormSchema(Schema):
         return result
 
     def handle_error(self, error: ValidationError, data: Any, *, many: bool, **kwargs: Any) -> None:
-        """Every problem as a sentence naming its field: raised as AnnotationError."""
+        """Every problem as a sentence naming its field, in the form's order: raised as
+        AnnotationError."""
         messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+        order = {name: i for i, name in enumerate(data)} if isinstance(data, dict) else {}
         problems = [_problem(str(name), message, self.turns)
-                    for name, listed in messages.items()
+                    for name, listed in sorted(messages.items(), key=lambda m: order.get(m[0], len(order)))
                     for message in (listed if isinstance(listed, list) else [listed])]
         raise AnnotationError("; ".join(problems)) from None
 

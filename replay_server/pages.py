@@ -45,6 +45,7 @@ from lcn.replay import replay_game, replay_outline, replay_positions, replay_tex
 
 from .caches import ByteCache
 from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
+from .forms import QueryError, load_query
 from .samples import app_samples, samples_by_variant
 from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
@@ -251,14 +252,13 @@ def _helpers() -> dict[str, Any]:
             "asset_version": current_app.config.get("ASSET_VERSION", "")}
 
 
-def _int_arg(name: str, default: int | None) -> int | None:
-    value = request.args.get(name)
-    if value is None or value == "":
-        return default
+def _number_args() -> tuple[int | None, int | None]:
+    """``?game=`` and ``?turn=``, loaded through forms.ReplayQuerySchema (None when absent)."""
     try:
-        return int(value)
-    except ValueError:
-        raise BadRequest(f"?{name}={value[:40]}: expected a whole number") from None
+        query = load_query(request.args)
+    except QueryError as exc:
+        raise BadRequest(str(exc)) from None
+    return query.get("game"), query.get("turn")
 
 
 def _view_arg(view: str | None) -> str:
@@ -663,7 +663,8 @@ def _problems(diagnostics: list[dict[str, Any]], text: str) -> dict[str, Any]:
 
 
 def _replay_args() -> tuple[int | None, int | None, str]:
-    return _int_arg("game", None), _int_arg("turn", None), _view_arg(None)
+    game, turn = _number_args()
+    return game, turn, _view_arg(None)
 
 
 @bp.get("/g/<gid:game_id>")

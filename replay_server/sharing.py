@@ -30,6 +30,14 @@ from markupsafe import Markup, escape
 import lcn
 from lcn.model import SUFFIX_GLYPHS, GameRecord
 
+from .forms import (
+    AnnotationError,
+    AnnotationSavedSchema,
+    LinkQuerySchema,
+    QueryError,
+    load_annotation_form,
+    load_query,
+)
 from .security import allow_framing, error_response, write_limit
 from .storage import get_store, is_game_id
 
@@ -41,9 +49,6 @@ MAX_TOKEN_LENGTH = 8000
 #: The most a token may expand to: a small token cannot make the server inflate megabytes.
 MAX_LINK_TEXT = 256 * 1024
 
-#: Limits of the annotation form, per field.
-MAX_COMMENT_LENGTH = 4000
-MAX_ANNOTATOR_LENGTH = 200
 #: The suffix glyphs a turn can be given in the annotation form ("" for none).
 GLYPH_CHOICES: list[tuple[str, str]] = [
     ("", "no glyph"), ("!", "! good"), ("?", "? mistake"), ("!!", "!! brilliant"),
@@ -62,10 +67,6 @@ class LinkError(ValueError):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-class AnnotationError(ValueError):
-    """An annotation form that cannot be applied (a field too long, an unknown glyph...)."""
 
 
 def encode_link(canonical_text: str) -> str:
@@ -217,17 +218,6 @@ def _join_comments(comments: list[str]) -> str:
     return "\n\n".join(comments)
 
 
-def _split_comments(text: str) -> list[str]:
-    """A form field back into comments: blank lines separate them, as they were joined.
-
-    A comment holding ``}`` can only be written as a ``;`` comment, which ends at the end of
-    its line: its line breaks become spaces here, so what is stored is what was read back.
-    """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    comments = [part.strip() for part in text.split("\n\n") if part.strip()]
-    return [" ".join(c.split()) if "}" in c else c for c in comments]
-
-
 def _record(lcn_text: str, game: int) -> tuple[list[GameRecord], GameRecord]:
     records = list(lcn.read_games(lcn_text))
     if not 1 <= game <= len(records):
@@ -269,66 +259,36 @@ def _unlisted(response: Response) -> Response:
 # --- annotation ----------------------------------------------------------------------------
 
 
-def _field(form: Any, name: str, limit: int) -> str | None:
-    value = form.get(name)
-    if value is None:
-        return None
-    if len(value) > limit:
-        raise AnnotationError(f"the field {name} is too long ({len(value)} characters; at most {limit})")
-    return str(value)
-
-
 def annotate(lcn_text: str, game: int, form: Any) -> str:
     """The canonical text of the file with game ``game`` annotated as ``form`` says.
 
-    ``form`` holds ``annotator``, ``game_comment``, and per turn N (1-based) ``comment-N`` and
-    ``glyph-N``. A field that is absent leaves that part as it was; an empty one clears it.
-    Other games of the file, and glyphs other than a turn's suffix glyph, are kept.
+    ``form`` is the posted annotation form (forms.AnnotationFormSchema states it):
+    ``annotator``, ``game_comment``, and per turn N (1-based) ``comment-N`` and ``glyph-N``.
+    A field that is absent leaves that part as it was; an empty one clears it. Other games of
+    the file, and glyphs other than a turn's suffix glyph, are kept.
     """
     records, record = _record(lcn_text, game)
-    annotator = _field(form, "annotator", MAX_ANNOTATOR_LENGTH)
+    loaded = load_annotation_form(form, len(record.turns))
+    annotator = loaded.get("annotator")
     if annotator is not None:
-        annotator = " ".join(annotator.split())
         if annotator:
             record.tags["Annotator"] = annotator
         elif "Annotator" in record.tags:
             del record.tags["Annotator"]
-    game_comment = _field(form, "game_comment", MAX_COMMENT_LENGTH)
-    if game_comment is not None:
-        record.intro_comments = _split_comments(game_comment)
+    if "game_comment" in loaded:
+        record.intro_comments = loaded["game_comment"]
     for i, turn in enumerate(record.turns, start=1):
-        comment = _field(form, f"comment-{i}", MAX_COMMENT_LENGTH)
-        if comment is not None:
-            turn.comments = _split_comments(comment)
-        glyph = form.get(f"glyph-{i}")
+        if i in loaded["comments"]:
+            turn.comments = loaded["comments"][i]
+        glyph = loaded["glyphs"].get(i)
         if glyph is not None:
-            glyph = glyph.strip()
-            if glyph and glyph not in SUFFIX_GLYPHS:
-                raise AnnotationError(
-                    f"turn {i}: unknown glyph {glyph!r}; expected one of {', '.join(SUFFIX_GLYPHS)} or none")
             has_suffix = bool(turn.glyphs) and turn.glyphs[0] in SUFFIX_GLYPHS
             rest = turn.glyphs[1:] if has_suffix else list(turn.glyphs)
             turn.glyphs = ([glyph] if glyph else []) + rest
-    for name in form:
-        _check_known_field(name, len(record.turns))
     text = lcn.write_games(records)
     assert text is not None
     _check_round_trip(text, game, record)
     return text
-
-
-_FORM_FIELDS = {"annotator", "game_comment", "source", "g", "game", "turn", "format"}
-
-
-def _check_known_field(name: str, turns: int) -> None:
-    if name in _FORM_FIELDS:
-        return
-    kind, _, number = name.partition("-")
-    if kind in ("comment", "glyph") and number.isascii() and number.isdigit():
-        if 1 <= int(number) <= turns:
-            return
-        raise AnnotationError(f"the field {name} names turn {number}, but the game has {turns} turns")
-    raise AnnotationError(f"unknown field {name!r} in the annotation form")
 
 
 def _check_round_trip(text: str, game: int, expected: GameRecord) -> None:
@@ -343,26 +303,14 @@ def _check_round_trip(text: str, game: int, expected: GameRecord) -> None:
                               "(check comments for unusual characters)")
 
 
-def _int_arg(source: Any, name: str, default: int | None) -> int | None:
-    value = source.get(name)
-    if value is None or value == "":
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        abort(400, description=f"{name} must be a whole number, not {value!r}")
-    if number < 0:
-        abort(400, description=f"{name} must not be negative, got {number}")
-    return number
-
-
-def _source_text() -> tuple[str, str | None]:
-    """The text being annotated, from the stored game ``source`` or the link token ``g``."""
-    source = request.form.get("source", "")
-    token = request.form.get("g", "")
+def _source_text(form: dict[str, Any]) -> tuple[str, str | None]:
+    """The text being annotated, from the stored game ``source`` or the link token ``g`` of
+    the loaded form."""
+    source = form.get("source", "")
+    token = form.get("g", "")
     if source:
         if not is_game_id(source):
-            abort(400, description=f"source {source!r} is not a game ID")
+            abort(400, description=f"source {source[:40]!r} is not a game ID")
         text = get_store().get(source)
         if text is None:
             abort(404, description=f"there is no game {source}")
@@ -378,16 +326,51 @@ def _source_text() -> tuple[str, str | None]:
 @bp.post("/annotate")
 @write_limit
 def save_annotation() -> ResponseReturnValue:
-    """Store the annotated version under its own permalink and open it at the same turn."""
-    text, _ = _source_text()
+    """Store the annotated version under its own permalink and open it at the same turn.
+    ---
+    post:
+      summary: Save an annotated version of a game under its own permalink
+      tags: [pages]
+      requestBody:
+        required: true
+        description: >-
+          The annotation form. Besides these fields, each turn N of the game (1 to its
+          number of turns) has comment-N (its comments, with the limits of game_comment)
+          and glyph-N (its suffix glyph, empty for none).
+        content:
+          application/x-www-form-urlencoded:
+            schema: AnnotationFormSchema
+      responses:
+        201:
+          description: stored (format=json); the new version's id and its replay page
+          content:
+            application/json:
+              schema: AnnotationSavedSchema
+        303:
+          description: stored; redirects to the new version's replay page
+        400:
+          description: a field is unknown, too long or not as expected, or a game breaks the rules
+        404:
+          description: no game has the source ID
+        413:
+          description: the file holds more games than one request may store
+        414:
+          description: the link token g is longer than the site accepts
+        429:
+          description: too many writes from this address
+    """
+    try:
+        head = load_annotation_form(request.form)
+    except AnnotationError as exc:
+        return error_response(400, "Cannot save these annotations", str(exc), "bad-annotation")
+    text, _ = _source_text(head)
     from .pages import games_past
 
     max_games = current_app.config["MAX_GAMES"]
     if games_past(text, "lcn", max_games):  # a link can carry thousands of one-line games
         return error_response(413, "Too large", f"this file holds too many games, more than the "
                               f"{max_games} one request may store: split it", "too-large")
-    game = _int_arg(request.form, "game", 1) or 1
-    turn = _int_arg(request.form, "turn", None)
+    game, turn = head["game"], head.get("turn")
     try:
         annotated = annotate(text, game, request.form)
     except AnnotationError as exc:
@@ -403,8 +386,9 @@ def save_annotation() -> ResponseReturnValue:
             "invalid-game")
     new_id, _ = get_store().put(annotated)
     params = _query(game, turn)
-    if request.form.get("format") == "json":
-        return {"id": new_id, "url": site_url("pages.stored", game_id=new_id, **params)}, 201
+    if head.get("format") == "json":
+        saved = {"id": new_id, "url": site_url("pages.stored", game_id=new_id, **params)}
+        return AnnotationSavedSchema().dump(saved), 201
     return redirect(url_for("pages.stored", game_id=new_id, **params, saved=1), code=303)
 
 
@@ -426,8 +410,12 @@ PAGE_MAX_AGE = 24 * 3600
 def _render(text: str, game_id: str | None, *, embed: bool) -> Response:
     from .pages import render_replay
 
-    game = _int_arg(request.args, "game", 1) or 1
-    turn = _int_arg(request.args, "turn", None)
+    try:
+        query = load_query(request.args, LinkQuerySchema)
+    except QueryError as exc:
+        abort(400, description=str(exc))
+    game = query.get("game") or 1
+    turn = query.get("turn")
     response = Response(render_replay(text, game_id=game_id, game=game, turn=turn, embed=embed),
                         mimetype="text/html")
     response.add_etag()

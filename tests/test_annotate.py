@@ -11,7 +11,13 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 import lcn
-from replay_server.sharing import MAX_COMMENT_LENGTH, AnnotationError, annotate, annotation_form, encode_link
+from replay_server.forms import (
+    MAX_ANNOTATOR_LENGTH,
+    MAX_COMMENT_LENGTH,
+    AnnotationFormSchema,
+    load_annotation_form,
+)
+from replay_server.sharing import AnnotationError, annotate, annotation_form, encode_link
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -99,10 +105,46 @@ def test_other_games_of_a_file_are_untouched() -> None:
     (1, {"glyph-\uff12": "!"}, "unknown field"),
     (1, {"bogus": "x"}, "unknown field"),
     (9, {}, "game 9 does not exist"),
+    # What the form's schema checks besides.
+    (1, {"glyph-47": "!"}, "names turn 47, but the game has 46 turns"),
+    (1, {"comment-46": "x", "glyph-0": "!"}, "names turn 0"),
+    (1, {"comment-\u0663": "x"}, "unknown field"),  # an Arabic-Indic three is no turn number
+    (1, {"comment-01x": "x"}, "unknown field"),
+    (1, {"annotator": "x" * (MAX_ANNOTATOR_LENGTH + 1)},
+     rf"the field annotator is too long \({MAX_ANNOTATOR_LENGTH + 1} characters; "
+     rf"at most {MAX_ANNOTATOR_LENGTH}\)"),
+    (1, {"game_comment": "x" * (MAX_COMMENT_LENGTH + 1)}, "the field game_comment is too long"),
+    (1, {"glyph-2": "!", "glyph-3": "!!!", "bogus": "x"},
+     "glyph-3 has an unknown glyph.*unknown field 'bogus'"),  # every problem, not the first
+    (1, {"game": "x"}, "the field game must be a whole number"),
+    (1, {"game": "0"}, "the field game must be 1 or more"),
+    (1, {"game": "\u0663"}, "the field game must be a whole number"),
+    (1, {"game": " 1"}, "the field game must be a whole number"),
+    (1, {"turn": "-1"}, "the field turn must be a whole number"),
+    (1, {"turn": "1e3"}, "the field turn must be a whole number"),
+    (1, {"turn": "9" * 10}, "at most 9 digits"),
+    (1, {"turn": "47"}, "the field turn names turn 47, but the game has 46 turns"),
+    (1, {"format": "xml"}, "the field format must be one of html, json"),
 ])
 def test_bad_annotation_forms_are_refused_clearly(game: int, form: dict[str, str], message: str) -> None:
     with pytest.raises(AnnotationError, match=message):
         annotate(GAME, game, MultiDict(form))
+
+
+def test_the_schema_states_the_form_of_each_game() -> None:
+    assert set(AnnotationFormSchema(turns=3).fields) == {
+        "annotator", "game_comment", "source", "g", "game", "turn", "format"}
+    loaded = load_annotation_form(MultiDict({
+        "source": "AAAAAAAAAAAAAAAA", "turn": "3", "annotator": " Ada  L ", "game_comment": "a\n\nb",
+        "comment-2": "two", "glyph-3": " ?! ", "format": "json"}), 3)
+    assert loaded == {"source": "AAAAAAAAAAAAAAAA", "game": 1, "turn": 3, "annotator": "Ada L",
+                      "game_comment": ["a", "b"], "comments": {2: ["two"]}, "glyphs": {3: "?!"},
+                      "format": "json"}
+    # Before the game is known, the per-turn fields are neither read nor refused.
+    assert load_annotation_form(MultiDict({"game": "2", "glyph-99": "!!!"})) == \
+        {"game": 2, "comments": {}, "glyphs": {}}
+    with pytest.raises(AnnotationError, match="the field game must be 1 or more"):
+        load_annotation_form(MultiDict({"game": "0", "glyph-99": "!!!"}))
 
 
 def test_the_form_starts_from_the_game_as_it_is() -> None:
@@ -178,6 +220,51 @@ def test_bad_saves_are_4xx_never_500(app: Any, data: dict[str, str], status: int
     response = app.test_client().post("/annotate", data=data)
     assert response.status_code == status
     assert "Traceback" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"game": "x"}, "the field game must be a whole number"),
+    ({"game": "0"}, "the field game must be 1 or more, not 0"),
+    ({"turn": "-2"}, "the field turn must be a whole number"),
+    ({"turn": "47"}, "the field turn names turn 47, but the game has 46 turns"),
+    ({"format": "xml"}, "the field format must be one of html, json"),
+    ({"glyph-47": "!"}, "the field glyph-47 names turn 47, but the game has 46 turns"),
+    ({"comment-\u0663": "x"}, "unknown field"),
+    ({"surprise": "x"}, "unknown field"),
+    ({"game_comment": "x" * (MAX_COMMENT_LENGTH + 1)}, "the field game_comment is too long"),
+])
+def test_bad_forms_are_answered_with_what_is_wrong(app: Any, data: dict[str, str], message: str) -> None:
+    store = app.extensions["lcn_store"]
+    original, _ = store.put(GAME)
+    response = app.test_client().post("/annotate", data={"source": original, **data})
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert store.count() == 1  # nothing was stored
+
+
+def test_the_json_answer_is_the_one_the_openapi_document_states(app: Any) -> None:
+    import jsonschema
+    from openapi_check import _strict
+
+    client = app.test_client()
+    document = client.get("/api/v1/openapi.json").json
+    operation = document["paths"]["/annotate"]["post"]
+    form = operation["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]
+    stated = document["components"]["schemas"][form["$ref"].rsplit("/", 1)[1]]
+    assert {"annotator", "game_comment", "source", "g", "game", "turn", "format"} == \
+        set(stated["properties"])
+    assert stated["properties"]["annotator"]["maxLength"] == MAX_ANNOTATOR_LENGTH
+    assert stated["properties"]["game_comment"]["maxLength"] == MAX_COMMENT_LENGTH
+    answer = operation["responses"]["201"]["content"]["application/json"]["schema"]
+    schema = {"$ref": answer["$ref"], "components": _strict(document["components"])}
+    response = client.post("/annotate", data={"g": encode_link(GAME), "turn": "4",
+                                              "comment-4": "x", "format": "json"})
+    assert response.status_code == 201
+    body = response.get_json()
+    jsonschema.validate(body, schema, cls=jsonschema.Draft7Validator)
+    assert body == {"id": body["id"], "url": f"/g/{body['id']}?turn=4"}
+    with pytest.raises(jsonschema.ValidationError, match="'created' was unexpected"):
+        jsonschema.validate(dict(body, created=True), schema, cls=jsonschema.Draft7Validator)
 
 
 def test_saving_needs_a_post(app: Any) -> None:

@@ -176,6 +176,35 @@ def test_turn_arguments_out_of_range_or_malformed(client: Any) -> None:
     assert client.get("/samples/classic/rulebook-scoring?game=5").status_code == 404
 
 
+@pytest.mark.parametrize(("query", "message"), [
+    ("turn=abc", "?turn=abc: expected a whole number"),
+    ("turn=1.5", "?turn=1.5: expected a whole number"),
+    ("game=two&turn=3", "?game=two: expected a whole number"),
+])
+def test_the_number_arguments_are_loaded_through_the_query_schema(client: Any, query: str,
+                                                                   message: str) -> None:
+    from replay_server.sharing import encode_link
+
+    bad = client.get(f"/samples/classic/rulebook-scoring?{query}")
+    assert bad.status_code == 400 and message in bad.get_data(as_text=True)
+    token = encode_link(sample_text(CLASSIC))
+    assert message in client.get(f"/v?g={token}&{query}").get_data(as_text=True)
+
+
+def test_empty_or_other_arguments_are_as_if_absent_and_links_refuse_negatives(client: Any) -> None:
+    from replay_server.sharing import encode_link
+
+    page = client.get("/samples/classic/rulebook-scoring?turn=&game=&utm_source=x")
+    assert page.status_code == 200 and _position(page.get_data(as_text=True)) == "0"
+    token = encode_link(sample_text(CLASSIC))
+    assert _position(client.get(f"/v?g={token}&turn=3&game=").get_data(as_text=True)) == "3"
+    # A page clamps a negative turn (test above); a link, whose numbers the site writes, refuses it.
+    for query in ("turn=-1", "game=-2"):
+        bad = client.get(f"/v?g={token}&{query}")
+        assert bad.status_code == 400, query
+        assert f"?{query}: expected a whole number, 0 or more" in bad.get_data(as_text=True)
+
+
 def test_unknown_pages_and_games_are_404_pages(client: Any) -> None:
     for path in ("/g/AAAAAAAAAAAAAAAA", "/g/AAAAAAAAAAAAAAAA.lcn", "/samples/nope", "/nothing"):
         answer = client.get(path)

@@ -22,7 +22,9 @@ import functools
 import hashlib
 import logging
 import os
+import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -423,8 +425,19 @@ def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA busy_timeout=30000")
+        # Turning WAL on needs the file's exclusive lock, and SQLite answers "database is
+        # locked" at once, without its busy handler, to a connection that could deadlock by
+        # waiting (several processes opening a new file together): try again for a while.
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
         cursor.execute("PRAGMA synchronous=NORMAL")
     finally:
         cursor.close()

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from .messages import Message, template
+
 
 class Severity(StrEnum):
     """How bad a problem is: only errors make a game invalid."""
@@ -83,34 +85,34 @@ class Diagnostic:
 #: write it. Engines and the validator fill them through :func:`hint`, so the wording of
 #: every suggestion lives here.
 HINTS: dict[str, str] = {
-    "number-shift": "a turn may be missing or written twice before this one; the later move "
-                    "numbers are read on from {number}",
-    "space-in-word": "`{word}` is one word: write it without the space, `{joined}`",
-    "wrong-case": "write `[{meant} ...]`: tag names are written exactly, in this case",
-    "name-for-token": "`{written}` looks like {name}'s name: {name} is written `{token}` in the "
-                      "movetext",
-    "missing-pass": "{names} did not pass: write `{passes}` before the winner's cards",
-    "zero-started": "`{choice}` marks the circle, which only an expedition not yet started can "
-                    "take: write the 0 die as `{colour}10` to write 10 in the next box",
-    "pile-sizes": "the piles are taken to hold {sizes} cards: a record whose piles were divided "
-                  "otherwise says so with [PileSizes \"{example}\"]",
-    "pile-sizes-tag": "write [PileSizes \"{sizes}\"] to say so",
-    "classic-missing": "a turn of {name}'s seems left out before this one: this turn is taken "
-                       "as {name}'s, and the turns alternate from it",
-    "classic-swap": "this turn and the next seem written in each other's place: they are "
-                    "played in the order of the seats",
-    "keyword-typo": "did you mean `{meant}`?",
-    "turn-seat": "{written} opens the auction: if a turn is missing before this one, {written} "
-                 "plays on from here",
-    "repeated-turn": "this turn repeats the one before it, word for word: it is left out",
-    "seat-slip": "if this is {name}'s choice, write it `{token}:...`",
-    "roller": "{written} rolls this turn: the rolls go on clockwise from {written}",
+    "number-shift": template("a turn may be missing or written twice before this one; the later move "
+                     "numbers are read on from {number}"),
+    "space-in-word": template("`{word}` is one word: write it without the space, `{joined}`"),
+    "wrong-case": template("write `[{meant} ...]`: tag names are written exactly, in this case"),
+    "name-for-token": template("`{written}` looks like {name}'s name: {name} is written `{token}` in the "
+                       "movetext"),
+    "missing-pass": template("{names} did not pass: write `{passes}` before the winner's cards"),
+    "zero-started": template("`{choice}` marks the circle, which only an expedition not yet started can "
+                     "take: write the 0 die as `{colour}10` to write 10 in the next box"),
+    "pile-sizes": template("the piles are taken to hold {sizes} cards: a record whose piles were divided "
+                   "otherwise says so with [PileSizes \"{example}\"]"),
+    "pile-sizes-tag": template("write [PileSizes \"{sizes}\"] to say so"),
+    "classic-missing": template("a turn of {name}'s seems left out before this one: this turn is taken "
+                        "as {name}'s, and the turns alternate from it"),
+    "classic-swap": template("this turn and the next seem written in each other's place: they are "
+                     "played in the order of the seats"),
+    "keyword-typo": template("did you mean `{meant}`?"),
+    "turn-seat": template("{written} opens the auction: if a turn is missing before this one, {written} "
+                  "plays on from here"),
+    "repeated-turn": template("this turn repeats the one before it, word for word: it is left out"),
+    "seat-slip": template("if this is {name}'s choice, write it `{token}:...`"),
+    "roller": template("{written} rolls this turn: the rolls go on clockwise from {written}"),
 }
 
 
-def hint(key: str, **params: Any) -> str:
-    """The hint ``key`` of :data:`HINTS` with its parameters filled in."""
-    return HINTS[key].format(**params)
+def hint(key: str, **params: Any) -> Message:
+    """The hint ``key`` of :data:`HINTS` with its parameters filled in (translatable)."""
+    return Message(HINTS[key], params)
 
 
 class LCNError(ValueError):

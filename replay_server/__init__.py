@@ -52,7 +52,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.lstrip_blocks = True
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    from . import security, storage
+    from . import i18n, security, storage
+
+    i18n.init_app(app)
 
     storage.init_app(app)
     security.init_app(app)

@@ -46,6 +46,7 @@ from lcn.replay import replay_game, replay_outline, replay_positions, replay_tex
 from .caches import ByteCache
 from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
 from .forms import QueryError, load_query
+from .i18n import current_language
 from .samples import app_samples, samples_by_variant
 from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
@@ -559,6 +560,9 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
 
 
 def _cached_response(key: Any, render: Callable[[], str], *, immutable: bool) -> Response:
+    # A page is said in the visitor's language: one entry per language, and shared caches
+    # told that the answer depends on the headers that choose it.
+    key = (current_language(), key)
     cache = _page_cache()
     item = cache.get(key)
     if item is None:
@@ -566,6 +570,7 @@ def _cached_response(key: Any, render: Callable[[], str], *, immutable: bool) ->
     body, etag = item
     response = Response(body, mimetype="text/html")
     response.set_etag(etag)
+    response.vary.update(("Accept-Language", "Cookie"))
     if immutable:
         response.cache_control.public = True
         response.cache_control.max_age = 7 * 24 * 3600

@@ -59,13 +59,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     storage.init_app(app)
     security.init_app(app)
 
-    from . import api, errors, moves_api, ops, pages, sharing  # noqa: F401 (moves_api adds a route to api.bp)
+    from . import api, errors, moves_api, ops, pages, preview, sharing  # noqa: F401 (moves_api adds a route to api.bp)
 
     errors.init_app(app)
     ops.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(preview.bp)
     return app
 
 

@@ -145,6 +145,9 @@ class ShareLinks:
     embed_code: str
     download: str | None
     token_too_long: bool
+    #: The picture of the position at the turn (what link previews show), and the game's GIF.
+    image: str | None = None
+    animation: str | None = None
 
 
 def _query(game: int, turn: int | None) -> dict[str, int]:
@@ -182,15 +185,20 @@ def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | N
         turn_link = site_url("pages.stored", game_id=game_id, **at_turn)
         embed = site_url("sharing.embed", game_id=game_id, **at_turn)
         download: str | None = url_for("pages.download_lcn", game_id=game_id)
+        image: str | None = url_for("preview.stored_png", game_id=game_id, **at_turn)
+        animation: str | None = url_for("preview.stored_gif", game_id=game_id, **at_game)
     else:
         permalink = None
         turn_link = self_contained
         embed = site_url("sharing.embed_link", g=token, **at_turn)
         download = None
+        image = None if too_long else url_for("preview.link_png", g=token, **at_turn)
+        animation = None if too_long else url_for("preview.link_gif", g=token, **at_game)
     code = Markup(
         '<iframe src="{}" width="720" height="480" title="Lost Cities replay" '
         'loading="lazy"></iframe>').format(embed)
-    return ShareLinks(permalink, turn_link, self_contained, embed, str(code), download, too_long)
+    return ShareLinks(permalink, turn_link, self_contained, embed, str(code), download, too_long,
+                      image, animation)
 
 
 @dataclass(slots=True)

@@ -22,10 +22,14 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request
 from flask.typing import ResponseReturnValue
+from flask_babel import force_locale, gettext
 from PIL import Image, ImageDraw, ImageFont
+
+from lcn.messages import DEFAULT_LANGUAGE, normalise_language
 
 from .caches import ByteCache
 from .forms import QueryError, load_query
+from .i18n import current_language
 from .pages import HEAVY_TEXT_BYTES, outline_of, overview_of, positions_of, stored_text
 from .security import count_heavy_read
 
@@ -112,10 +116,11 @@ def draw_position(data: dict[str, Any], position: dict[str, Any] | None, turn: i
     facts = [str(data.get("variant_title") or data.get("variant") or "Lost Cities")]
     if tags.get("Event"):
         facts.append(str(tags["Event"]))
-    facts.append(f"turn {turn} of {applied}" if turn < applied or not data.get("over")
-                 else f"final position, {applied} turns")
+    facts.append(gettext("turn %(turn)s of %(turns)s", turn=turn, turns=applied)
+                 if turn < applied or not data.get("over")
+                 else gettext("final position, %(turns)s turns", turns=applied))
     if position and position.get("last_move"):
-        facts.append(f"last: {position['last_move']}")
+        facts.append(gettext("last move: %(move)s", move=position["last_move"]))
     draw.text((margin, 84), _fit(draw, "  ·  ".join(facts), 26, WIDTH - 2 * margin),
               font=_font(26), fill=MUTED)
     draw.line((margin, 124, WIDTH - margin, 124), fill=RULE, width=2)
@@ -169,7 +174,7 @@ def draw_position(data: dict[str, Any], position: dict[str, Any] | None, turn: i
                 draw.text((box[0] + 10, box[1] + 8 + j * line_height), line, font=_font(size), fill=ink)
         if seat < len(players) - 1:
             draw.line((margin, y0 + band - 2, WIDTH - margin, y0 + band - 2), fill=RULE, width=1)
-    draw.text((margin, HEIGHT - 38), "LCN · Lost Cities Notation", font=_font(20), fill=MUTED)
+    draw.text((margin, HEIGHT - 38), gettext("LCN · Lost Cities Notation"), font=_font(20), fill=MUTED)
     return image
 
 
@@ -202,6 +207,14 @@ def _cache() -> ByteCache[bytes]:
     if cache is None:
         cache = current_app.extensions["lcn_image_cache"] = ByteCache(IMAGE_CACHE_BYTES, len)
     return cache
+
+
+def _language() -> str:
+    """The picture's language: ``?lang=`` (the page that names it adds it), else English.
+
+    Not the visitor's headers: a picture is cached as public under its address alone.
+    """
+    return normalise_language(request.args.get("lang"))
 
 
 def _game_and_turn() -> tuple[int, int | None]:
@@ -246,13 +259,15 @@ def _png(text: str, key: tuple[Any, ...]) -> ResponseReturnValue:
     # Without ?turn= the picture is the game's last position: what a shared game is about.
     shown = applied if turn is None else max(0, min(turn, applied))
     cache = _cache()
-    entry = (*key, game, shown)
+    language = _language()
+    entry = (*key, game, shown, language)
     body = cache.get(entry)
     if body is None:
         position = None
         if data.get("known_variant"):
             position = positions_of(text, game, shown, 1, applied).get(shown)
-        body = cache.put(entry, png_bytes(draw_position(data, position, shown)))
+        with force_locale(language):
+            body = cache.put(entry, png_bytes(draw_position(data, position, shown)))
     return _image_response(body, "image/png")
 
 
@@ -265,14 +280,16 @@ def _gif(text: str, key: tuple[Any, ...]) -> ResponseReturnValue:
                                f"games of at most {MAX_GIF_POSITIONS}; the pictures of single "
                                "turns (.png?turn=N) are there for every game")
     cache = _cache()
-    entry = (*key, game, "gif")
+    language = _language()
+    entry = (*key, game, "gif", language)
     body = cache.get(entry)
     if body is None:
         count_heavy_read()  # every position drawn: budgeted like a long file's replay
         positions: dict[int, dict[str, Any]] = {}
         if data.get("known_variant"):
             positions = positions_of(text, game, 0, applied + 1, applied)
-        frames = [draw_position(data, positions.get(n), n) for n in range(applied + 1)]
+        with force_locale(language):
+            frames = [draw_position(data, positions.get(n), n) for n in range(applied + 1)]
         body = cache.put(entry, gif_bytes(frames))
     return _image_response(body, "image/gif")
 
@@ -287,11 +304,14 @@ def preview_image(game_id: str | None, lcn_text: str, game: int = 1,
     """
     from .sharing import MAX_TOKEN_LENGTH, encode_link, site_url
 
-    params: dict[str, int] = {}
+    params: dict[str, int | str] = {}
     if game != 1:
         params["game"] = game
     if turn is not None:
         params["turn"] = turn
+    language = current_language()
+    if language != DEFAULT_LANGUAGE:
+        params["lang"] = language
     if game_id is not None:
         return site_url("preview.stored_png", game_id=game_id, **params)
     token = encode_link(lcn_text)

@@ -28,6 +28,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
 import lcn
+from lcn.messages import DEFAULT_LANGUAGE
 from lcn.model import SUFFIX_GLYPHS, GameRecord
 
 from .forms import (
@@ -38,6 +39,7 @@ from .forms import (
     load_annotation_form,
     load_query,
 )
+from .i18n import current_language
 from .security import allow_framing, error_response, write_limit
 from .storage import get_store, is_game_id
 
@@ -179,21 +181,24 @@ def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | N
     too_long = len(token) > MAX_TOKEN_LENGTH
     at_game = _query(game, None)
     at_turn = _query(game, turn)
+    # The pictures speak the page's language (they are cached under their address alone).
+    language = current_language()
+    said = {"lang": language} if language != DEFAULT_LANGUAGE else {}
     self_contained = site_url("sharing.view_link", g=token, **at_turn)
     if game_id is not None:
         permalink: str | None = site_url("pages.stored", game_id=game_id, **at_game)
         turn_link = site_url("pages.stored", game_id=game_id, **at_turn)
         embed = site_url("sharing.embed", game_id=game_id, **at_turn)
         download: str | None = url_for("pages.download_lcn", game_id=game_id)
-        image: str | None = url_for("preview.stored_png", game_id=game_id, **at_turn)
-        animation: str | None = url_for("preview.stored_gif", game_id=game_id, **at_game)
+        image: str | None = url_for("preview.stored_png", game_id=game_id, **at_turn, **said)
+        animation: str | None = url_for("preview.stored_gif", game_id=game_id, **at_game, **said)
     else:
         permalink = None
         turn_link = self_contained
         embed = site_url("sharing.embed_link", g=token, **at_turn)
         download = None
-        image = None if too_long else url_for("preview.link_png", g=token, **at_turn)
-        animation = None if too_long else url_for("preview.link_gif", g=token, **at_game)
+        image = None if too_long else url_for("preview.link_png", g=token, **at_turn, **said)
+        animation = None if too_long else url_for("preview.link_gif", g=token, **at_game, **said)
     code = Markup(
         '<iframe src="{}" width="720" height="480" title="Lost Cities replay" '
         'loading="lazy"></iframe>').format(embed)

@@ -142,3 +142,13 @@ def test_the_share_panel_offers_the_picture(client: Any) -> None:
     html = client.get("/samples/classic/rulebook-scoring?turn=4").get_data(as_text=True)
     link = re.search(r'<a href="([^"]+\.png[^"]*)" download data-follow-turn>', html)
     assert link is not None and "turn=4" in link.group(1)
+
+
+def test_a_german_page_names_a_german_picture(client: Any) -> None:
+    english = client.get("/samples/rivals/four-players?turn=9").get_data(as_text=True)
+    german = client.get("/samples/rivals/four-players?turn=9",
+                        headers={"Accept-Language": "de"}).get_data(as_text=True)
+    url_en, url_de = _meta(english, "og:image"), _meta(german, "og:image")
+    assert url_en is not None and url_de is not None and "lang=de" in url_de
+    assert "lang=" not in url_en
+    assert client.get(url_en).data != client.get(url_de).data

@@ -247,7 +247,7 @@ class DaskWorkers:
                 return sent
             return self._part_bytes(path, start, end, first_line, count_plain, missed=True)
 
-        future = self._submit(_part_task, os.path.abspath(path), _size(path), start, end, first_line,
+        future = self._submit(_part_task, shared_path(path), _size(path), start, end, first_line,
                               count_plain)
         return _Pending(self, future, then)
 
@@ -267,7 +267,7 @@ class DaskWorkers:
         if not self.by_path:
             pending = self._files_bytes(paths, [None] * len(paths), count_plain)
             return pending if isinstance(pending, _Pending) else _Pending.finished(self, pending)
-        future = self._submit(_files_task, [(os.path.abspath(path), _size(path)) for path in paths],
+        future = self._submit(_files_task, [(shared_path(path), _size(path)) for path in paths],
                               count_plain)
         return _Pending(self, future, lambda sent: self._files_bytes(paths, sent, count_plain, missed=True))
 
@@ -307,6 +307,12 @@ class DaskWorkers:
         if live:
             with contextlib.suppress(Exception):  # a client closed has nothing to cancel
                 self._client.cancel(live)
+
+
+def shared_path(path: Path) -> str:
+    """The name a worker is given for a file: its absolute path here (a worker's working
+    directory is its own)."""
+    return os.path.abspath(path)
 
 
 def _size(path: Path) -> int:

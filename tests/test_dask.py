@@ -318,3 +318,23 @@ def test_without_the_cluster_extra_lcn_works_and_dask_says_what_to_install() -> 
                       "except SystemExit:\n    print('distributed' in sys.modules, 'dask' in sys.modules)\n",
                       "validate", "--jobs", "2", sample)
     assert unused.stdout.splitlines()[-1] == "False False", unused.stderr
+
+
+@pytest.mark.slow
+def test_the_bench_gives_the_fixed_cost_and_the_throughput_per_worker(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    sys.path.insert(0, str(ROOT))
+    from bench import __main__ as bench_main
+
+    out = tmp_path / "table.md"
+    skip = [part for name in ("validation", "scaling", "parts", "jobs", "site", "stream")
+            for part in ("--skip", name)]
+    assert bench_main.main(["--games", "8", "--runs", "1", *skip, "--markdown", str(out)]) == 0
+    printed = capsys.readouterr().out
+    for needle in ("lcn validate --dask", "fixed cost of --dask local: +", "200 files of 3 games",
+                   "1 worker (a running scheduler)", "2 workers (a running scheduler)",
+                   "games/s per worker", "ratio: --dask 2 workers / 1 worker"):
+        assert needle in printed
+    assert printed.count("the same output as one process: yes") == 2
+    assert "| ratio: --dask 2 workers / 1 worker |" in out.read_text()

@@ -162,7 +162,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
         from lcn.cluster import ClusterError, connect  # Dask is imported only for --dask
 
         try:
-            cluster = connect(dask_address)
+            cluster = connect(dask_address, quiet=True)
         except ClusterError as exc:
             click.echo(f"lcn: {printable(str(exc))}", err=True)
             sys.exit(2)
@@ -183,6 +183,8 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
             file_runs.close()
         if cluster is not None:
             cluster.close()
+    if pool is not None and pool.lost:
+        click.echo(f"lcn: {printable(pool.lost)}", err=True)
     if io_error:
         sys.exit(2)
     sys.exit(1 if any_invalid else 0)

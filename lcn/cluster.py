@@ -42,6 +42,8 @@ MESSAGES = {
     "no-workers": "the Dask scheduler at '{address}' has no worker (waited {seconds:g} s): start "
                   "some with 'dask worker {address}'",
     "local": "cannot start a local Dask cluster: {reason}",
+    "lost": "the Dask cluster was lost in the middle of the run ({reason}): the rest was "
+            "validated in this process",
     "address": "'{address}' is not the address of a Dask scheduler ({reason}): give 'local' or "
                "one such as tcp://host:8786",
 }
@@ -206,6 +208,9 @@ class DaskWorkers:
         self.by_path = True
         self._live: set[Any] = set()
         self._lock = threading.Lock()
+        #: What was said when the cluster was found lost (the rest is then validated in
+        #: this process, with the same output): for a note to the user.
+        self.lost: str | None = None
         from distributed import CancelledError, KilledWorker, TimeoutError
         from distributed.comm.core import CommClosedError
 
@@ -215,10 +220,15 @@ class DaskWorkers:
     def translated(self, exc: BaseException) -> BaseException:
         """A failure of the cluster is :class:`WorkersGone`; a task's own error stays."""
         if isinstance(exc, self._lost):
-            gone = WorkersGone(f"the Dask cluster failed: {exc!r}")
-            gone.__cause__ = exc
-            return gone
+            return self._gone(exc)
         return exc
+
+    def _gone(self, exc: BaseException) -> WorkersGone:
+        said = (str(exc).strip().splitlines() or [""])[0]
+        self.lost = self.lost or _message("lost", reason=f"{type(exc).__name__}: {said}".rstrip(": "))
+        gone = WorkersGone(self.lost)
+        gone.__cause__ = exc
+        return gone
 
     def _submit(self, func: Callable[..., Any], *args: Any) -> Any:
         if self.stopped:
@@ -226,7 +236,7 @@ class DaskWorkers:
         try:
             future = self._client.submit(func, *args, pure=False)
         except Exception as exc:  # the client closed under us
-            raise WorkersGone(f"the Dask cluster failed: {exc!r}") from exc
+            raise self._gone(exc) from exc
         with self._lock:
             self._live.add(future)
         return future
@@ -375,16 +385,23 @@ def _check_address(address: str) -> None:
         raise ClusterError(_message("address", address=address, reason=exc)) from exc
 
 
-def connect(address: str, *, timeout: float | None = None) -> Cluster:
+def connect(address: str, *, timeout: float | None = None, quiet: bool = False) -> Cluster:
     """A cluster to validate on: ``"local"`` starts a ``distributed.LocalCluster`` of one
     worker process per core (:data:`LOCAL_WORKERS` to choose), one thread each (validation
     holds the interpreter lock); any other address is a running scheduler's
-    (``tcp://host:8786``). Raises :class:`ClusterError` with a message for people."""
+    (``tcp://host:8786``). Raises :class:`ClusterError` with a message for people.
+
+    ``quiet`` silences Dask's own log (a command line says what matters in its own words:
+    a lost cluster is :attr:`DaskWorkers.lost`, not a logged traceback)."""
     wait = CONNECT_TIMEOUT if timeout is None else timeout
     try:
         import distributed
     except ImportError as exc:
         raise ClusterError(_message("no-extra", reason=exc)) from exc
+    if quiet:  # Dask's loggers, the ones its configuration gave a level of their own too
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name == "distributed" or name.startswith("distributed."):
+                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     local = None
     if address == "local":
         try:

@@ -232,6 +232,48 @@ def test_a_file_of_another_size_at_a_workers_path_is_not_read_there(
     assert spy.groups and not any(pool.by_path for pool in spy.pools)
 
 
+def test_a_cluster_lost_midway_leaves_the_rest_to_this_process(corpus: list[str], tmp_path: Path) -> None:
+    # A scheduler of its own, killed once a few groups are handed out: the pending tasks
+    # fail, and the rest is validated here, with the same output, a note on standard
+    # error and no traceback (the command runs in a process of its own, its stderr as is).
+    sys.path.insert(0, str(ROOT))
+    from bench.cluster import scheduler as started
+
+    one = _command("-m", "lcn_cli.main", "validate", *corpus)
+    assert one.returncode == 2
+    killing = ("import os, signal, sys\n"
+               "from lcn import cluster\n"
+               "from lcn_cli.main import cli\n"
+               "submit_files = cluster.DaskWorkers.submit_files\n"
+               "handed = []\n"
+               "def handing(pool, *args, **kwargs):\n"
+               "    handed.append(1)\n"
+               "    if len(handed) == 3:\n"
+               "        os.kill(int(os.environ['SCHEDULER_PID']), signal.SIGKILL)\n"
+               "    return submit_files(pool, *args, **kwargs)\n"
+               "cluster.DaskWorkers.submit_files = handing\n"
+               "try:\n"
+               "    cli(sys.argv[1:])\n"
+               "finally:\n"
+               "    print(len(handed), file=sys.stderr)\n")
+    with started(1, tmp_path) as address:
+        (scheduler_pid,) = [process.pid for process in _children()
+                            if "scheduler" in process.cmdline() and address.rsplit(":", 1)[1]
+                            in process.cmdline()]
+        lost = _command("-c", killing, "validate", "--dask", address, *corpus,
+                        env={**os.environ, "SCHEDULER_PID": str(scheduler_pid)})
+    assert (lost.returncode, lost.stdout) == (one.returncode, one.stdout)
+    assert lost.stderr.startswith(one.stderr)
+    assert "lcn: the Dask cluster was lost in the middle of the run" in lost.stderr
+    assert int(lost.stderr.splitlines()[-1]) >= 3
+    assert "Traceback" not in lost.stderr and "ERROR" not in lost.stderr, lost.stderr
+
+
+def _children() -> list[Any]:
+    psutil = pytest.importorskip("psutil")
+    return list(psutil.Process().children(recursive=True))
+
+
 def test_the_libraries_pieces_give_the_reports_of_one_process(big: str) -> None:
     data = Path(big).read_bytes()
 

@@ -28,6 +28,12 @@ A file with no place to cut for many parts (one enormous line, a comment left op
 many games) is read on from the last cut in this process, streaming, as
 :class:`lcn.ValidationRun` would, so memory and time stay bounded whatever the input; so is
 a source that cannot be read by range (a pipe given by name).
+
+The workers may be another machine's: :class:`FileRuns` takes any pool with the
+:class:`Workers` interface, such as a Dask cluster's (:mod:`lcn.cluster`, ``lcn validate
+--dask``). For a scheduler of another kind (Spark, Ray, a batch queue), the pieces are
+public: :func:`cut_points` (the ranges of a file), :func:`validate_range` (one range,
+anywhere) and :func:`merge_ranges` (the reports of the file from the results, in order).
 """
 
 from __future__ import annotations
@@ -300,7 +306,7 @@ def _packed_games(reader: Reader, count_plain: bool, last: list[GameRecord]) -> 
         yield plain
 
 
-def _validate(source: _Source, start: int, end: int, first_line: int,
+def _validate(source: _Source, start: int, end: int | None, first_line: int,
               count_plain: bool = False) -> _Outcome:
     """Read and validate one part, in a worker or here.
 
@@ -985,12 +991,13 @@ def validate_range(source: Path | str | bytes, part: Range, *, report_plain: boo
     where the file is and sent along. With ``report_plain=False`` the valid games without
     any diagnostic (not of a match) are only counted, which makes the result much smaller.
     """
+    end: int | None
     if isinstance(source, bytes):
         reader = _Source(source)
         start, end = 0, len(source)
     else:
         reader = _Source(Path(source))
-        start, end = part.start, part.end if part.end is not None else reader.size
+        start, end = part.start, part.end  # None: to the end, however far (a pipe's too)
     try:
         outcome = _validate(reader, start, end, part.first_line, not report_plain)
     finally:

@@ -133,9 +133,9 @@ def _dump(data: Any) -> None:
                    "in the same order")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="validate on a Dask cluster: 'local' starts one worker process per core, "
-                   "tcp://host:8786 uses a running scheduler (the files must be at the same "
-                   "paths on every worker); the same output, in the same order; needs the "
-                   "cluster extra")
+                   "tcp://host:8786 uses a running scheduler, whose workers read the files at "
+                   "the same paths (a shared file system; else their bytes are sent); the same "
+                   "output, in the same order; needs the cluster extra")
 @click.option("--no-progress", is_flag=True,
               help="never show the progress line (shown on a terminal for long inputs)")
 @_glob_option("validate")

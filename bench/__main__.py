@@ -341,7 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes for the --jobs measure")
     parser.add_argument("--stream-mb", type=int, default=1000, help="size of the streaming file")
     parser.add_argument("--skip", action="append", default=[],
-                        choices=["validation", "chess", "scaling", "parts", "jobs", "site", "stream"],
+                        choices=["validation", "chess", "scaling", "parts", "jobs", "dask", "site",
+                                 "stream"],
                         help="leave a part out (repeat for several)")
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown here")
     args = parser.parse_args(argv)
@@ -359,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
         bench_parts(table, corpus, args.runs, interleaved, floor_pass)
     if "jobs" not in args.skip:
         bench_jobs(table, args.games, args.runs, args.jobs)
+    if "dask" not in args.skip:
+        from .cluster import bench_dask
+
+        bench_dask(table, args.games, args.runs, _cli_run)
     if "site" not in args.skip:
         from .site import bench_site
 

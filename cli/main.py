@@ -131,11 +131,16 @@ def _dump(data: Any) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="validate with this many processes (0: one per core): the same output, "
                    "in the same order")
+@click.option("--dask", "dask_address", metavar="ADDRESS",
+              help="validate on a Dask cluster: 'local' starts one worker process per core, "
+                   "tcp://host:8786 uses a running scheduler, whose workers read the files at "
+                   "the same paths (a shared file system; else their bytes are sent); the same "
+                   "output, in the same order; needs the cluster extra")
 @click.option("--no-progress", is_flag=True,
               help="never show the progress line (shown on a terminal for long inputs)")
 @_glob_option("validate")
 def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs: int,
-             no_progress: bool, pattern: str) -> None:
+             dask_address: str | None, no_progress: bool, pattern: str) -> None:
     """Check every game of FILES ('-' for standard input, a directory for its .lcn files)
     against the rules.
 
@@ -145,13 +150,30 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     its "file" (for pipelines: jq, grep, a database load).
     """
     files = tuple(expand_inputs(files, pattern))
+    if dask_address is not None and jobs != 1:
+        raise click.UsageError("--jobs and --dask cannot be used together: --dask uses the "
+                               "cluster's workers")
     jobs = jobs_option_value(jobs)
     matches = MatchChecks()  # a match may go on from one file to the next
     only_problems = quiet and fmt == "text"
+    cluster = None
+    pool = None
+    if dask_address is not None:
+        from lcn.cluster import ClusterError, connect  # Dask is imported only for --dask
+
+        try:
+            cluster = connect(dask_address, quiet=True)
+        except ClusterError as exc:
+            click.echo(f"lcn: {printable(str(exc))}", err=True)
+            sys.exit(2)
+        pool = cluster.workers()
+        jobs = pool.count + 1
     # With several processes, one pool serves every file: small files are validated in
-    # groups, big ones cut into parts, and each file's reports come here in turn.
+    # groups, big ones cut into parts, and each file's reports come here in turn. A
+    # cluster's workers are such a pool.
     file_runs = FileRuns([None if name == "-" else Path(name) for name in files], jobs,
-                         report_plain=not only_problems, matches=matches) if jobs > 1 else None
+                         report_plain=not only_problems, matches=matches,
+                         pool=pool) if jobs > 1 else None
     try:
         any_invalid, io_error = _validate_files(
             files, iter(file_runs) if file_runs is not None else None, fmt, quiet, warnings, jobs,
@@ -159,6 +181,10 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     finally:
         if file_runs is not None:
             file_runs.close()
+        if cluster is not None:
+            cluster.close()
+    if pool is not None and pool.lost:
+        click.echo(f"lcn: {printable(pool.lost)}", err=True)
     if io_error:
         sys.exit(2)
     sys.exit(1 if any_invalid else 0)

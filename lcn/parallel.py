@@ -28,6 +28,12 @@ A file with no place to cut for many parts (one enormous line, a comment left op
 many games) is read on from the last cut in this process, streaming, as
 :class:`lcn.ValidationRun` would, so memory and time stay bounded whatever the input; so is
 a source that cannot be read by range (a pipe given by name).
+
+The workers may be another machine's: :class:`FileRuns` takes any pool with the
+:class:`Workers` interface, such as a Dask cluster's (:mod:`lcn.cluster`, ``lcn validate
+--dask``). For a scheduler of another kind (Spark, Ray, a batch queue), the pieces are
+public: :func:`cut_points` (the ranges of a file), :func:`validate_range` (one range,
+anywhere) and :func:`merge_ranges` (the reports of the file from the results, in order).
 """
 
 from __future__ import annotations
@@ -39,12 +45,12 @@ import os
 import stat
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
@@ -300,7 +306,7 @@ def _packed_games(reader: Reader, count_plain: bool, last: list[GameRecord]) -> 
         yield plain
 
 
-def _validate(source: _Source, start: int, end: int, first_line: int,
+def _validate(source: _Source, start: int, end: int | None, first_line: int,
               count_plain: bool = False) -> _Outcome:
     """Read and validate one part, in a worker or here.
 
@@ -420,6 +426,43 @@ class SentReport:
         to_json = GameReport.to_json
 
 
+class Pending(Protocol):
+    """A part's or a group's result to come (a ``concurrent.futures.Future``, or a
+    cluster's future wrapped to look like one)."""
+
+    def done(self) -> bool: ...
+
+    def result(self) -> Any: ...
+
+
+class Workers(Protocol):
+    """What :class:`FileRuns` and :class:`ParallelRun` ask of the workers they hand parts to:
+    the processes of this machine (``--jobs``), or a cluster's (``--dask``, see
+    :mod:`lcn.cluster`).
+
+    ``submit`` gives back what :func:`_validate_sent` gives for a part, ``submit_files``
+    what :func:`_validate_files` gives for a group of small files. A pending result that
+    fails with ``BrokenProcessPool`` means the workers are gone: the rest is validated in
+    this process, with the same reports.
+    """
+
+    #: Parts or groups the workers validate at once (sizes the parts and the window).
+    count: int
+    #: Whether the workers were stopped (at the end, or found gone).
+    stopped: bool
+    #: Whether this process validates parts too while the next reports are not back. True
+    #: for processes of this machine, which share its cores; false for a cluster, where this
+    #: process only hands out parts and prints (its core stays free for that).
+    here_too: bool
+
+    def submit(self, start: int, end: int, first_line: int, count_plain: bool,
+               path: Path | None = None) -> Pending: ...
+
+    def submit_files(self, paths: list[Path], count_plain: bool) -> Pending: ...
+
+    def stop(self) -> None: ...
+
+
 class _Workers:
     """The worker processes, each reading the source by range.
 
@@ -430,6 +473,7 @@ class _Workers:
 
     #: Pools started by this process (tests count them: one per command).
     started = 0
+    here_too = True
 
     def __init__(self, count: int, source: Path | bytes | None) -> None:
         self._before = {child.pid for child in multiprocessing.active_children()}
@@ -465,7 +509,7 @@ class _Workers:
                     time.sleep(0.001)
 
 
-def _give_up(pool: _Workers, window: deque[list[Any]]) -> None:
+def _give_up(pool: Workers, window: deque[list[Any]]) -> None:
     """A worker died (killed, out of memory), and its part with it: the workers are stopped
     and every part waiting in the window is validated in this process instead, with the
     same reports."""
@@ -483,7 +527,7 @@ class ParallelRun:
 
     def __init__(self, source: Path | bytes, jobs: int, *, part_size: int | None = None,
                  report_plain: bool = True, matches: MatchChecks | None = None,
-                 pool: _Workers | None = None) -> None:
+                 pool: Workers | None = None) -> None:
         self.source = source
         #: The workers of a whole command (:class:`FileRuns`), shared by its files; without
         #: it, a pool of ``jobs - 1`` workers is started for this source and stopped after.
@@ -527,7 +571,7 @@ class ParallelRun:
         again with the next."""
         cutter = _Cutter(source, self.part_size, self.jobs)
         workers = self.jobs - 1 if source.ranged else 0
-        pool: _Workers | None = None
+        pool: Workers | None = None
         owned = self._shared is None
         if not owned:
             assert self._shared is not None
@@ -539,6 +583,7 @@ class ParallelRun:
             # that they inherit them rather than each loading them again.
             variant_names()
             pool = _Workers(workers, self.source)
+        here_too = pool.here_too if pool is not None else True
         #: Parts in file order, each with its worker's pending result or its outcome here.
         window: deque[list[Any]] = deque()
         try:
@@ -552,7 +597,7 @@ class ParallelRun:
                         return
                     window.append([part, None, None])
                 head = window[0]
-                if head[1] is not None and head[2] is None and not head[1].done() \
+                if here_too and head[1] is not None and head[2] is None and not head[1].done() \
                         and len(window) < WAITING * self.jobs:
                     # The next reports are not back: validate a part here meanwhile.
                     part = next(cutter, None)
@@ -598,7 +643,7 @@ class ParallelRun:
             if self._tail is not None:
                 self._tail.close()
 
-    def _hand_out(self, window: deque[list[Any]], cutter: _Cutter, pool: _Workers,
+    def _hand_out(self, window: deque[list[Any]], cutter: _Cutter, pool: Workers,
                   workers: int) -> bool:
         """Give the workers parts until each has ``AHEAD`` waiting (and the window is not full).
 
@@ -723,14 +768,17 @@ class FileRuns:
     """
 
     def __init__(self, sources: list[Path | None], jobs: int, *, report_plain: bool = True,
-                 matches: MatchChecks | None = None) -> None:
+                 matches: MatchChecks | None = None, pool: Workers | None = None) -> None:
+        """``pool``: workers to hand the parts and groups to (a cluster's, see
+        :mod:`lcn.cluster`) instead of ``jobs - 1`` processes started here; ``jobs`` is
+        then its ``count`` and this process, and the pool is stopped with the runs."""
         self.sources = sources
-        self.jobs = max(1, jobs)
+        self.jobs = max(1, jobs) if pool is None else pool.count + 1
         self.report_plain = report_plain
         self.matches = matches if matches is not None else MatchChecks()
-        self._pool: _Workers | None = None
+        self._pool: Workers | None = pool
 
-    def _workers(self) -> _Workers | None:
+    def _workers(self) -> Workers | None:
         """The command's pool, started on first use (None with one job, or once broken)."""
         if self.jobs < 2:
             return None
@@ -813,6 +861,7 @@ class FileRuns:
         following = iter(groups)
         pool = self._workers() if len(groups) > 1 else None
         workers = pool.count if pool is not None else 0
+        here_too = pool.here_too if pool is not None else True
         while True:
             if pool is not None and not pool.stopped:
                 busy = sum(1 for _, pending, _ in window if pending is not None and not pending.done())
@@ -833,7 +882,7 @@ class FileRuns:
                     return
                 window.append([group, None, None])
             head = window[0]
-            if head[1] is not None and head[2] is None and not head[1].done() \
+            if here_too and head[1] is not None and head[2] is None and not head[1].done() \
                     and len(window) < WAITING * self.jobs:
                 group = next(following, None)
                 if group is not None:  # the next reports are not back: validate a group here
@@ -872,3 +921,146 @@ def _given(outcome: _Outcome | OSError) -> Callable[[], _Outcome]:
             raise outcome
         return outcome
     return give
+
+
+# The pieces of a run, public: for a scheduler of another kind (Spark, Ray, a batch queue),
+# which hands ranges to its own workers and gives the results back here, in order.
+
+
+@dataclass(frozen=True)
+class Range:
+    """A range of a file's bytes cut between games, and the number of its first line.
+
+    ``end`` is None for the rest of a file that has no place to cut for a long way (one
+    enormous line, a comment left open over many games): it is read to the end of the file.
+    """
+
+    start: int
+    end: int | None
+    first_line: int
+
+
+@dataclass
+class RangeResult:
+    """What :func:`validate_range` found in a range, as plain values (small, and cheap to
+    pickle: a worker of any scheduler sends it back as it is).
+
+    ``games`` holds each game in a packed form, or the number of a run of plain games
+    when they were counted only (``report_plain=False``); ``clean_end`` says whether the
+    range ends where the reader is between two games. :func:`merge_ranges` reads them.
+    """
+
+    range: Range
+    games: list[Any]
+    file_diagnostics: list[Any]
+    clean_end: bool
+
+
+def cut_points(source: Path | str | bytes, *, part_size: int = PART_SIZE) -> list[Range]:
+    """The ranges a file (a path, or its bytes) is cut into for validation, in file order.
+
+    A cut is made only between games, where a game's tags start after an empty line and the
+    game before is over: each range can be validated on its own, anywhere. Ranges are about
+    ``part_size`` bytes, smaller near the end of the file; a file smaller than that is one
+    range. Only the bytes around each cut are read, and the line breaks are counted for
+    each range's first line (a fast pass, with no validation).
+
+    >>> text = b'[Player1 "A"]\\n\\n1. R5/d xB2/d *\\n\\n' * 3
+    >>> for part in cut_points(text, part_size=20):
+    ...     print(part)
+    Range(start=0, end=32, first_line=1)
+    Range(start=32, end=64, first_line=5)
+    Range(start=64, end=96, first_line=9)
+    """
+    data = Path(source) if isinstance(source, str) else source
+    reader = _Source(data)
+    try:
+        if not reader.ranged:
+            return [Range(0, None, 1)]
+        return [Range(part.start, part.end, part.first_line)
+                for part in _Cutter(reader, max(part_size, 1), 1)]
+    finally:
+        reader.close()
+
+
+def validate_range(source: Path | str | bytes, part: Range, *, report_plain: bool = True) -> RangeResult:
+    """Validate the games of one range of a file, wherever the range is sent.
+
+    ``source`` is the file's path, read here by range (the path must name the same file
+    here as where it was cut: a shared file system), or the bytes of the range itself, read
+    where the file is and sent along. With ``report_plain=False`` the valid games without
+    any diagnostic (not of a match) are only counted, which makes the result much smaller.
+    """
+    end: int | None
+    if isinstance(source, bytes):
+        reader = _Source(source)
+        start, end = 0, len(source)
+    else:
+        reader = _Source(Path(source))
+        start, end = part.start, part.end  # None: to the end, however far (a pipe's too)
+    try:
+        outcome = _validate(reader, start, end, part.first_line, not report_plain)
+    finally:
+        reader.close()
+    return RangeResult(part, outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end)
+
+
+class _MergedRun(ParallelRun):
+    """The reports of a file from the results of its ranges (see :func:`merge_ranges`)."""
+
+    def __init__(self, source: Path | bytes, results: Iterable[RangeResult], *, report_plain: bool,
+                 matches: MatchChecks | None) -> None:
+        super().__init__(source, 1, part_size=SMALLEST_PART, report_plain=report_plain, matches=matches)
+        self._given = results
+
+    def _results(self, source: _Source) -> Iterator[tuple[_Part, _Outcome]]:
+        given = iter(self._given)
+        at, count = 0, 0
+        for result in given:
+            part = self._part(result, at, count == 0, source.size)
+            count += 1
+            outcome = _Outcome(result.games, _unpack_diagnostics(result.file_diagnostics), result.clean_end)
+            while not outcome.clean_end and not part.last:
+                # The range cannot end there (a game goes on): validated again with the next.
+                following = next(given, None)
+                assert part.end is not None
+                if following is None:
+                    raise ValueError(_MISSING.format(start=part.end))
+                part = part.joined(self._part(following, part.end, False, source.size))
+                outcome = self._here(source, part)
+            assert part.end is not None
+            at = self._position = part.end
+            yield part, outcome
+        if at < source.size or not count:
+            raise ValueError(_MISSING.format(start=at))
+
+    @staticmethod
+    def _part(result: RangeResult, at: int, first: bool, size: int) -> _Part:
+        given = result.range
+        if given.start != at or (first and given.first_line != 1):
+            raise ValueError(_OUT_OF_ORDER.format(start=given.start, end=given.end, expected=at))
+        end = given.end if given.end is not None else size
+        return _Part(given.start, end, given.first_line, last=end >= size)
+
+
+#: The messages of :func:`merge_ranges` for results that do not cover the file in order.
+_OUT_OF_ORDER = ("the result of the range {start}-{end} is not the next one: the next range "
+                 "starts at byte {expected} (give the results in the order of cut_points)")
+_MISSING = "no result for the range at byte {start}: every range of cut_points needs its result"
+
+
+def merge_ranges(source: Path | str | bytes, results: Iterable[RangeResult], *,
+                 report_plain: bool = True, matches: MatchChecks | None = None) -> ParallelRun:
+    """The reports of a whole file from the results of its ranges, given in file order.
+
+    Iterate the run for the reports (:class:`SentReport`), then read its
+    ``file_diagnostics`` and ``unreported`` (the games only counted): exactly what
+    :class:`lcn.ValidationRun` gives over the whole file, with the games numbered across
+    ranges, the one Windows line ending warning per file, and the checks of matches that
+    span ranges (and files, when ``matches`` is carried from one file's run to the next).
+    A range whose end falls inside a game (a cut that did not hold) is validated again here
+    together with the next, so ``source`` (the file's path or whole bytes) must be readable
+    here too. Results that are missing or out of order raise ``ValueError``.
+    """
+    data = Path(source) if isinstance(source, str) else source
+    return _MergedRun(data, results, report_plain=report_plain, matches=matches)

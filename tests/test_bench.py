@@ -53,7 +53,7 @@ def test_a_small_run_prints_every_measure_and_writes_the_markdown(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "table.md"
     code = bench_main.main(["--games", "8", "--runs", "1", "--skip", "jobs", "--skip", "site",
-                            "--skip", "stream", "--markdown", str(out)])
+                            "--skip", "stream", "--skip", "dask", "--markdown", str(out)])
     assert code == 0
     printed = capsys.readouterr().out
     for needle in ("full validation, classic 5, full deal", "full validation, classic 6, no deal",
@@ -97,7 +97,7 @@ def test_without_the_bench_extra_the_peer_is_marked_missing(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(bench_main, "_peer", lambda: None)
     assert bench_main.main(["--games", "4", "--runs", "1", "--skip", "scaling", "--skip", "jobs",
-                            "--skip", "site", "--skip", "stream"]) == 0
+                            "--skip", "site", "--skip", "stream", "--skip", "dask"]) == 0
     printed = capsys.readouterr().out
     assert "install the bench extra" in printed
     assert "full validation, classic 5, full deal" in printed

@@ -18,12 +18,13 @@ whose per-example bookkeeping costs more than the checks) builds each input from
 - ``bytes``: random bytes.
 
 Sizes are spread over their logarithm: most inputs hold tens to a few thousand bytes, a long
-line reaches 65,536 characters one time in a hundred, and 1 MiB one time in 20,000.
+line (a quarter of the inputs) reaches 65,536 characters one time in a hundred, and 1 MiB one time in 20,000.
 
 Each input goes through format detection (every importer's ``detect``, each confidence in
 0..1), one importer's conversion (the importers take turns, so each converts a sixth of the
 inputs; a clear ``ImportError_`` is allowed), and the reader with the validator
-(``lcn.ValidationRun`` with snapshots and running scores; every report turned into JSON and
+(``lcn.ValidationRun``, for one input in four with every position and the running scores
+kept, as the replay pages ask; every report turned into JSON and
 every diagnostic formatted; a game that reads cleanly is written, read again and sent through
 the JSON form, as the ``reader`` target does). An uncaught exception, a broken property
 (``fuzz.targets.FuzzFailure``) or an input running over the watchdog's limit is a crash: the
@@ -84,10 +85,10 @@ def _log_size(rng: random.Random, low: int, high: int) -> int:
 
 def _window(rng: random.Random, text: str) -> str:
     """Most of the time a run of consecutive lines of ``text`` (moderate size), else all of it."""
-    if rng.random() < 0.15:
+    if rng.random() < 0.05:
         return text
     lines = text.split("\n")
-    count = min(len(lines), _log_size(rng, 1, 80))
+    count = min(len(lines), _log_size(rng, 1, 40))
     start = rng.randrange(len(lines) - count + 1)
     return "\n".join(lines[start:start + count])
 
@@ -155,8 +156,12 @@ def generate(rng: random.Random, bases: list[str]) -> tuple[str, bytes]:
     return kind, rng.randbytes(_log_size(rng, 1, 2048))
 
 
-def check(data: bytes, fmt: str) -> None:
-    """Detection, one importer's conversion, and the reader with the validator on ``data``."""
+def check(data: bytes, fmt: str, snapshots: bool = True) -> None:
+    """Detection, one importer's conversion, and the reader with the validator on ``data``.
+
+    ``snapshots``: the validator also keeps every position and the running scores (what the
+    replay pages use), which costs about as much again as validating.
+    """
     import lcn
     from lcn.importers import ImportError_, detect, import_text
 
@@ -174,7 +179,7 @@ def check(data: bytes, fmt: str) -> None:
         json.dumps(result.to_json())
         if len(result.reports) != len(result.records):
             raise targets.FuzzFailure(f"{len(result.records)} games but {len(result.reports)} reports")
-    run = lcn.ValidationRun(data, keep_snapshots=True, keep_running=True)
+    run = lcn.ValidationRun(data, keep_snapshots=snapshots, keep_running=snapshots)
     for report in run:
         targets._check_report(report)
         record = report.record
@@ -215,7 +220,7 @@ def run(seed: int, inputs: int, work: Path, minutes: float, hang_seconds: float)
         before = time.monotonic()
         try:
             with targets.watchdog(hang_seconds):
-                check(data, fmt)
+                check(data, fmt, snapshots=summary["inputs"] % 4 == 0)
         except Exception as exc:  # every failure is kept, and the run goes on
             summary["hangs" if isinstance(exc, targets.Hang) else "crashes"] += 1
             digest = hashlib.sha1(data).hexdigest()[:12]

@@ -27,9 +27,11 @@ A last phase measures what a replay page costs to render, under the bench's load
 to gunicorn): the same page with the page cache on, and with it off
 (``LCN_PAGE_CACHE_BYTES=0``: every request renders the page; the data caches under it stay).
 
-The report (JSON, printed and written to ``--report``) gives the commands, the mix, and for
-each database: requests, requests/s, p50/p90/p99 latencies, answers by status, socket errors
-and what the slow clients had at the end (all still waiting or with their page, none 5xx).
+The report (JSON, printed and written to ``--report``) gives the commands, the mix, the load
+average of the machine, and for each database: requests, requests/s, p50/p90/p99 latencies,
+answers by status, socket errors, the CPU time gunicorn spent per request (from /proc: on a
+machine shared with other work, latencies measure the machine as much as the site) and what
+the slow clients had at the end (all still waiting or with their page, none 5xx).
 """
 
 from __future__ import annotations
@@ -202,6 +204,21 @@ class Process:
                 self.process.wait(timeout=30)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) of a process and its children alive now, from /proc: what
+    the requests cost the server, whatever else the machine runs."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:  # fields[1]: the parent's id
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 def gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> Process:
     """The documented command: ``gunicorn -w N -b 127.0.0.1:PORT --timeout 60 APP``."""
     server = Process([sys.executable, "-m", "gunicorn", "-w", str(workers), "-b", f"{HOST}:{port}",
@@ -347,13 +364,16 @@ def run_deployment(database: str, work: Path, options: argparse.Namespace) -> di
         wrk(base, options.warm_up, 2, options.connections, script)  # first renders, caches
         slow = hold_slow_clients(listen, options.slow, f"/g/{ids[0]}?turn=1")
         try:
+            before = cpu_seconds(servers[0].process.pid)
             figures = wrk(base, options.duration, 2, options.connections, script)
+            spent = cpu_seconds(servers[0].process.pid) - before
             held = slow_clients_state(slow)
         finally:
             for sock in slow:
                 sock.close()
         figures.update(database=database, games=len(ids), slow_clients=options.slow,
-                       slow_clients_at_the_end=held)
+                       slow_clients_at_the_end=held, server_cpu_seconds=round(spent, 2),
+                       server_cpu_ms_per_request=round(spent * 1000 / max(1, figures["requests"]), 2))
         figures["server_errors"] = sum(count for status, count in figures.get("status", {}).items()
                                        if status.startswith("5"))
         return figures
@@ -385,7 +405,11 @@ def run_render(work: Path, options: argparse.Namespace) -> dict[str, Any]:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 url = base + json.loads(answer.read())["url"] + "?turn=20"
             wrk(url, options.warm_up, 2, 8, None)
+            before = cpu_seconds(server.process.pid)
             results[name] = wrk(url, options.render_duration, 2, 8, None)
+            spent = cpu_seconds(server.process.pid) - before
+            results[name]["server_cpu_ms_per_request"] = round(
+                spent * 1000 / max(1, results[name]["requests"]), 2)
         finally:
             server.stop()
     return results

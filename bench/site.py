@@ -1,8 +1,9 @@
 """The site under load: gunicorn on loopback, wrk as the bounded load generator.
 
-Measures requests/s and latency percentiles for a replay page, ``POST /api/v1/validate``
-and a static file of the replay page's size served by the same server, so the ratio says
-what rendering a replay costs over plain serving on this machine.
+Measures requests/s and latency percentiles for a replay page (kept in the page cache, and
+rendered for each request by a server without it), ``POST /api/v1/validate`` and a static
+file of the replay page's size served by the same server, so the ratio says what rendering a
+replay costs over plain serving on this machine.
 """
 
 from __future__ import annotations
@@ -103,6 +104,13 @@ def bench_site(table: Any) -> None:
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level",
              "warning", "replay_server:create_app()"], env=env)
+        # The same server without its page cache: every request renders the replay page (the
+        # data caches under it stay), what a page asked for the first time costs.
+        render_port = _free_port()
+        render_server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{render_port}",
+             "--log-level", "warning", "replay_server:create_app()"],
+            env=dict(env, LCN_PAGE_CACHE_BYTES="0"))
         static_file = static_dir / f"_bench_{os.getpid()}.html"
         try:
             _wait(base + "/")
@@ -118,8 +126,14 @@ def bench_site(table: Any) -> None:
             body = json.dumps({"lcn": game_text})
             script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                               f"wrk.body = {json.dumps(body)}\n")
+            _wait(f"http://127.0.0.1:{render_port}/")
+            urllib.request.urlopen(urllib.request.Request(
+                f"http://127.0.0.1:{render_port}/api/v1/games", data=json.dumps({"lcn": game_text}).encode(),
+                headers={"Content-Type": "application/json"}, method="POST"), timeout=10).read()
             targets = {
                 "replay page": (page_url, None),
+                "replay page rendered each time (no page cache)": (
+                    page_url.replace(f":{port}/", f":{render_port}/"), None),
                 "POST /api/v1/validate": (base + "/api/v1/validate", script),
                 f"static file of the same size ({len(page):,} B)": (
                     base + "/static/" + static_file.name, None),
@@ -133,11 +147,12 @@ def bench_site(table: Any) -> None:
             results = {name: _median(runs) for name, runs in rounds.items()}
         finally:
             static_file.unlink(missing_ok=True)
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for process in (server, render_server):
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
     static_rps = list(results.values())[-1]["rps"]
     for name, figures in results.items():
         table.add(f"site: {name}", f"{figures['rps']:,.0f} req/s",

@@ -23,6 +23,7 @@ import lcn
 from lcn.importers import ImportError_, decode, formats, import_text
 from lcn.validate import ValidationRun
 
+from .caches import cached_response
 from .errors import error_response
 from .pages import canonical_text, game_replay_of, games_past, replays_of, stored_text
 from .security import write_limit
@@ -477,11 +478,15 @@ def game_route(game_id: str) -> ResponseReturnValue:
         value = request.args.get("game", "")
         return _bad(BadInput(f"?game={value[:40]}: expected a game number, 1 or more"))
     game = query.get("game")
-    response = jsonify(GameDocumentSchema().dump(game_document(game_id, stored_text(game_id), game)))
-    response.cache_control.public = True
-    response.cache_control.max_age = 7 * 24 * 3600
-    response.cache_control.immutable = True
-    return response
+
+    def render() -> str:
+        document = GameDocumentSchema().dump(game_document(game_id, stored_text(game_id), game))
+        return str(jsonify(document).get_data(as_text=True))
+
+    # A stored game never changes: its document is kept as its replay page is, under the
+    # arguments it reads (the game's id and ?game=; any other argument is ignored).
+    return cached_response(("api-game", game_id, game), render, immutable=True,
+                           mimetype="application/json", localised=False)
 
 
 @bp.get("/openapi.json")

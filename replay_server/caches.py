@@ -12,11 +12,14 @@ as well: this small class is the one place that both measures and bounds.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
+
+from flask import Response, current_app, request
 
 V = TypeVar("V")
 
@@ -101,4 +104,62 @@ class ByteCache(Generic[V]):
             self.size = 0
 
 
-__all__ = ["ByteCache", "approximate_size"]
+class PageCache(ByteCache[tuple[bytes, str]]):
+    """Rendered answers (pages, documents), encoded once, with their ETag (a cached answer
+    is sent as a static file is), least recently used first out under a budget in bytes."""
+
+    def __init__(self, budget: int) -> None:
+        super().__init__(budget, lambda item: len(item[0]))
+
+    def put_page(self, key: Any, text: str) -> tuple[bytes, str]:
+        body = text.encode("utf-8")
+        return self.put(key, (body, hashlib.sha256(body).hexdigest()[:32]))
+
+
+#: Bytes of rendered answers kept per process (``PAGE_CACHE_BYTES`` in the app's config).
+PAGE_CACHE_BYTES = 64 * 1024 * 1024
+
+
+def page_cache() -> PageCache:
+    """The application's cache of rendered answers: replay pages and stored games' JSON."""
+    cache = current_app.extensions.get("lcn_page_cache")
+    if cache is None:
+        cache = current_app.extensions["lcn_page_cache"] = PageCache(
+            int(current_app.config.get("PAGE_CACHE_BYTES", PAGE_CACHE_BYTES)))
+    return cache
+
+
+def cached_response(key: Hashable, render: Callable[[], str], *, immutable: bool,
+                    mimetype: str = "text/html", localised: bool = True) -> Response:
+    """The answer kept under ``key`` (rendered and kept when missing), with its ETag.
+
+    ``key`` must hold everything the rendered text depends on, and nothing a client can
+    vary freely (see ``pages._page_key``). ``immutable`` answers (what a stored game's id
+    names never changes) may be kept by browsers and proxies for a week; the others are
+    revalidated with their ETag. A ``localised`` answer (a page) is said in the visitor's
+    language: it is kept once per language, and shared caches are told that it depends on
+    the headers that choose the language.
+    """
+    if localised:
+        from .i18n import current_language
+
+        key = (current_language(), key)
+    cache = page_cache()
+    item = cache.get(key)
+    if item is None:
+        item = cache.put_page(key, render())
+    body, etag = item
+    response = Response(body, mimetype=mimetype)
+    response.set_etag(etag)
+    if localised:
+        response.vary.update(("Accept-Language", "Cookie"))
+    if immutable:
+        response.cache_control.public = True
+        response.cache_control.max_age = 7 * 24 * 3600
+        response.cache_control.immutable = True
+    else:
+        response.cache_control.no_cache = True
+    return response.make_conditional(request)
+
+
+__all__ = ["ByteCache", "PageCache", "approximate_size", "cached_response", "page_cache"]

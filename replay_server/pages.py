@@ -44,9 +44,10 @@ from lcn.importers import ImportError_, decode, detect, formats, get_importer, i
 from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
 
 from .caches import ByteCache
+from .caches import cached_response as _cached_response
+from .caches import page_cache as _page_cache
 from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
 from .forms import QueryError, load_query
-from .i18n import current_language
 from .samples import app_samples, samples_by_variant
 from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
@@ -58,8 +59,6 @@ COLOUR_NAMES = {"Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "re
                 "P": "purple", "O": "orange"}
 #: Largest source shown whole next to its diagnostics; longer ones show the lines around them.
 SOURCE_LINES_SHOWN = 400
-#: Bytes of rendered pages kept per process (the pages of stored games never change).
-PAGE_CACHE_BYTES = 64 * 1024 * 1024
 #: Positions in one fragment fetched by replay.js: every position of a game of usual length
 #: (the samples have at most 80 turns), a bounded part of a long one.
 POSITIONS_CHUNK = 100
@@ -92,26 +91,6 @@ class TooLongToReplay(HTTPException):
     """A game (or a JSON document) longer than the site renders: a clear 422."""
 
     code = 422
-
-
-class PageCache(ByteCache[tuple[bytes, str]]):
-    """Rendered pages, encoded once, with their ETag (a cached page is sent as a static
-    file is), least recently used first out under a budget in bytes."""
-
-    def __init__(self, budget: int) -> None:
-        super().__init__(budget, lambda item: len(item[0]))
-
-    def put_page(self, key: Any, html: str) -> tuple[bytes, str]:
-        body = html.encode("utf-8")
-        return self.put(key, (body, hashlib.sha256(body).hexdigest()[:32]))
-
-
-def _page_cache() -> PageCache:
-    cache = current_app.extensions.get("lcn_page_cache")
-    if cache is None:
-        cache = current_app.extensions["lcn_page_cache"] = PageCache(
-            int(current_app.config.get("PAGE_CACHE_BYTES", PAGE_CACHE_BYTES)))
-    return cache
 
 
 #: Replays, outlines and overviews of files, keyed by a digest of the text (a key holding
@@ -273,7 +252,8 @@ def _linker(game: int, view: str, multi: bool) -> Callable[..., str]:
     kept: list[tuple[str, str]] = []
     if has_request_context():
         kept = [(k, v) for k, v in request.args.items(multi=True)
-                if k not in ("turn", "game", "view", "part")]
+                if k not in ("turn", "game", "view", "part")
+                and request.endpoint not in OWN_ARGUMENTS]
 
     def link(turn: int | None = None, *, to_game: int | None = None, to_view: str | None = None,
              part: str | None = None) -> str:
@@ -559,25 +539,37 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     return render_template("replay.html", **context)
 
 
-def _cached_response(key: Any, render: Callable[[], str], *, immutable: bool) -> Response:
-    # A page is said in the visitor's language: one entry per language, and shared caches
-    # told that the answer depends on the headers that choose it.
-    key = (current_language(), key)
-    cache = _page_cache()
-    item = cache.get(key)
-    if item is None:
-        item = cache.put_page(key, render())
-    body, etag = item
-    response = Response(body, mimetype="text/html")
-    response.set_etag(etag)
-    response.vary.update(("Accept-Language", "Cookie"))
-    if immutable:
-        response.cache_control.public = True
-        response.cache_control.max_age = 7 * 24 * 3600
-        response.cache_control.immutable = True
-    else:
-        response.cache_control.no_cache = True
-    return response.make_conditional(request)
+#: The fragments a replay page serves (``?part=``); any other value gives the whole page.
+PAGE_PARTS = ("positions", "moves")
+#: Routes whose pages read only their own arguments (``game``, ``turn``, ``view``, ``part``,
+#: ``saved``): any other is ignored, kept neither in the page's links nor in its cache key.
+OWN_ARGUMENTS = ("pages.stored", "pages.sample")
+
+
+def _page_key(head: tuple[Any, ...], game: int | None, turn: int | None, view: str,
+              text: Callable[[], str]) -> tuple[Any, ...]:
+    """The page cache's key of a replay page: what the page reads, normalised.
+
+    Keyed on the raw query string, ``?turn=20&r=1`` missed the entry of ``?turn=20`` and
+    anyone could flush the cache with made-up arguments. The key holds the arguments as the
+    page uses them, not as they were spelled: other arguments are ignored (``OWN_ARGUMENTS``:
+    the page's links do not keep them either, so the page is the same), and ``?turn=07``,
+    ``?turn=7&turn=9``, ``?view=junk`` and ``?part=junk`` render as ``?turn=7``, the default
+    view and the whole page, and share their entries. A turn past either end of the game
+    opens the replay at that end, so once such a turn misses it is keyed as the end (the
+    game's length is read from the cached overview): no made-up argument can grow the cache
+    past the pages the game really has.
+    """
+    part = request.args.get("part")
+    rest = (view, part if part in PAGE_PARTS else None, bool(request.args.get("saved")))
+    key = (*head, game, turn, *rest)
+    if turn is None or _page_cache().get(key) is not None:
+        return key
+    games = overview_of(text())
+    chosen = game or 1
+    if not 1 <= chosen <= len(games):
+        return key  # a 404, never kept
+    return (*head, game, max(0, min(turn, games[chosen - 1]["turns"])), *rest)
 
 
 def stored_text(game_id: str) -> str:
@@ -676,7 +668,6 @@ def _replay_args() -> tuple[int | None, int | None, str]:
 def stored(game_id: str) -> ResponseReturnValue:
     """The replay of a stored game (``?game=K`` for the K-th game of a file, ``?turn=N``)."""
     game, turn, view = _replay_args()
-    key = ("g", game_id, request.query_string)
 
     def render() -> str:
         text = stored_text(game_id)
@@ -686,6 +677,7 @@ def stored(game_id: str) -> ResponseReturnValue:
                                    link=_linker(1, view, True), lcn_text=text)
         return render_replay(text, game_id=game_id, game=game or 1, turn=turn, view=view)
 
+    key = _page_key(("g", game_id), game, turn, view, lambda: stored_text(game_id))
     return _cached_response(key, render, immutable=True)
 
 
@@ -732,11 +724,11 @@ def sample(name: str) -> ResponseReturnValue:
         entry = stored[name] = (canonical, game_id)
     canonical, game_id = entry
     game, turn, view = _replay_args()
-    key = ("s", name, game_id, request.query_string)
 
     def render() -> str:
         return render_replay(canonical, game_id=game_id, game=game or 1, turn=turn, view=view)
 
+    key = _page_key(("s", name, game_id), game, turn, view, lambda: canonical)
     return _cached_response(key, render, immutable=False)
 
 

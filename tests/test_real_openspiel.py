@@ -266,3 +266,14 @@ def test_the_python_game_replays_the_fixture_when_at_hand() -> None:
         state.apply_action(action)
     assert pyspiel.serialize_game_and_state(state.get_game(), state) == \
         (DATA / "py-71a6dc2-1.serialized.txt").read_text()
+
+
+def test_the_build_is_chosen_with_from_on_the_command_line() -> None:
+    path = str(DATA / "cc-5a7f424-partial.actions.txt")
+    refused = CliRunner().invoke(cli, ["convert", path])
+    assert refused.exit_code == 1 and f"{path}:1:1: error[openspiel-naming]" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    chosen = CliRunner().invoke(cli, ["convert", "--from", "openspiel-b1", path])
+    assert chosen.exit_code == 0, chosen.stderr
+    assert chosen.stdout == CliRunner().invoke(
+        cli, ["convert", str(DATA / "cc-5a7f424-partial.history.txt")]).stdout

@@ -372,8 +372,15 @@ class OpenSpielImporter(Importer):
         for index, game in enumerate(games, 1):
             chosen = naming
             if game.strings and chosen is None:
-                chosen = self._tell(game.tokens, problems)
+                chosen, untold = self._tell(game.tokens, problems)
                 if chosen is None:
+                    if untold:
+                        # Untold naming: the other problems of the history are the same in
+                        # either naming (it has no `1` and no `10`), so they are found too.
+                        replay = _Replay(strings=True, naming="b2")
+                        for token in game.tokens:
+                            replay.feed(token)
+                        problems.extend(replay.problems)
                     continue
             used.add(chosen or "b2")
             replay = _Replay(strings=game.strings, naming=chosen or "b2")
@@ -406,20 +413,21 @@ class OpenSpielImporter(Importer):
                                     "read so", Severity.INFO))
         return conversion
 
-    def _tell(self, tokens: list[Token], problems: list[Diagnostic]) -> str | None:
-        """The naming of a history of action strings, or None after saying why it cannot tell."""
+    def _tell(self, tokens: list[Token], problems: list[Diagnostic]) -> tuple[str | None, bool]:
+        """The naming of a history of action strings, or None after saying why it cannot tell;
+        and whether it is None because nothing tells (rather than both namings showing)."""
         naming, one, ten = naming_of(tokens)
         if naming is not None:
-            return naming
+            return naming, False
         if one is not None and ten is not None:
             problems.append(note(
                 "openspiel-naming", f"`{one.text}` (line {one.line}) is a card of the earlier "
                 f"builds' naming (1-9) and `{ten.text}` of the later builds' (2-10): one history "
                 "cannot hold both; it is damaged or pieced together from two builds",
                 Severity.ERROR, line=ten.line, column=ten.column, length=len(ten.text)))
-            return None
+            return None, False
         if not any(_NUMBER_CARD.match(t.text) for t in tokens):
-            return "b2"  # wagers alone are named alike in every build
+            return "b2", False  # wagers alone are named alike in every build
         first = tokens[0] if tokens else Token("", 1, 1)
         problems.append(note(
             "openspiel-naming", "these action strings name no `1` card and no `10`: the fork's "
@@ -428,7 +436,7 @@ class OpenSpielImporter(Importer):
             "could be one off. Name the build: `lcn convert --from openspiel-b1` for the earlier "
             "naming (1-9), `--from openspiel` for the later (2-10)", Severity.ERROR,
             line=first.line, column=first.column, length=len(first.text)))
-        return None
+        return None, True
 
     def _snapshot(self, lines: list[tuple[int, str]]) -> None:
         """Refuse ToString() and observation strings, which hold a moment and no moves."""

@@ -277,11 +277,17 @@ def _json_sources(text: str) -> tuple[list[_Source], list[Diagnostic]]:
         return [], [_problem("\"Summaries\" is not a list", 1, 1)]
     # The place of each "Replay" string, in order (its text may be escaped: \u002B).
     places = []
-    at = 0
+    at = counted = line_start = 0
+    line = 1
     while (at := text.find('"Replay"', at)) >= 0:
         start = text.find('"', text.find(":", at) + 1)
-        line = text.count("\n", 0, start) + 1
-        places.append((line, start - text.rfind("\n", 0, start) + 1))
+        # Lines are counted on from the last place, so that many summaries stay linear.
+        newlines = text.count("\n", counted, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, start) + 1
+        counted = start
+        places.append((line, start - line_start + 1))  # the column of the opening quote
         at = start + 1
     sources, problems = [], []
     lines = text.split("\n")

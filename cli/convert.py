@@ -19,6 +19,7 @@ import click
 
 from lcn.diagnostics import Diagnostic
 from lcn.importers import (
+    DetectionError,
     ImportError_,
     InputTooLarge,
     export_records,
@@ -95,7 +96,9 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
                 _show(exc.diagnostics, display, data, quiet=False)
                 count = len(exc.diagnostics)
                 what = f" as {exc.format}" if exc.format else ""
-                click.echo(f"lcn: {display}: cannot be read{what} ({count} problem"
+                unsure = ("not in any format known here for certain; "
+                          if isinstance(exc, DetectionError) and exc.format else "")
+                click.echo(f"lcn: {display}: {unsure}cannot be read{what} ({count} problem"
                            f"{'s' if count != 1 else ''}); nothing converted", err=True)
             else:
                 click.echo(f"lcn: {display}: {exc.message}", err=True)

@@ -242,3 +242,26 @@ def test_concurrent_first_uses_all_see_every_format() -> None:
                          timeout=120, check=True).stdout.split()
     counts, builtin = out[:-1], int(out[-1])
     assert len(counts) == 1 and int(counts[0].strip("[],")) >= builtin, out
+
+
+def test_an_input_no_format_recognises_is_placed_at_its_first_line() -> None:
+    with pytest.raises(DetectionError) as caught:
+        import_text("\n\n   Dear diary, we played cards.\n")
+    (problem,) = caught.value.diagnostics
+    assert (problem.line, problem.column) == (3, 4) and "not in any format" in problem.message
+
+
+def test_a_damaged_input_gets_the_errors_of_the_most_likely_format() -> None:
+    """Action strings with a line of garbage every other line: OpenSpiel is unsure (below the
+    threshold) but the likeliest, so its errors come, placed, with a note on the others."""
+    strings = ["Deal:bx0", "Deal:g5", "Deal:b3", "Deal:g6", "Deal:b4", "Deal:g7"]
+    text = "\n".join(f"{s}\noops" for s in strings)
+    with pytest.raises(DetectionError) as caught:
+        import_text(text)
+    error = caught.value
+    assert error.format == "openspiel" and error.tried[0][0] == "openspiel"
+    problems = [d for d in error.diagnostics if d.is_error]
+    assert problems and all(d.line and d.column for d in problems)
+    assert any(d.line == 2 and "`oops` is not an action string" in d.message for d in problems)
+    (detection,) = [d for d in error.diagnostics if d.code == "detection"]
+    assert "openspiel, the most likely format" in detection.message and "metapyziks" in detection.message

@@ -61,7 +61,8 @@ MAX_INPUT = 4 * 1024 * 1024
 
 #: The built-in formats and their modules, in the order detection lists them.
 BUILTIN = {"lcn": "lcn_text", "json": "json_form", "openspiel": "openspiel",
-           "metapyziks": "metapyziks", "brdgme": "brdgme", "text": "narrated"}
+           "metapyziks": "metapyziks", "brdgme": "brdgme", "text": "narrated",
+           "openspiel-b1": "openspiel"}
 
 _REGISTRY: dict[str, Importer] = {}
 _LOADED = False
@@ -94,9 +95,12 @@ def _load() -> None:
 def _fill() -> None:
     import importlib
 
-    for module_name in BUILTIN.values():
+    for name, module_name in BUILTIN.items():
         module = importlib.import_module(f"lcn.importers.{module_name}")
-        register_importer(module.IMPORTER)
+        # A module may hold kindred formats (IMPORTERS), each registered under its name.
+        for importer in getattr(module, "IMPORTERS", (module.IMPORTER,)):
+            if importer.name == name:
+                register_importer(importer)
     try:
         entry_points = metadata.entry_points(group="lcn.importers")
     except Exception:  # a broken installation must not break the built-in formats
@@ -229,20 +233,66 @@ def detect(text: str) -> list[tuple[str, float]]:
     return sorted(scores, key=lambda item: -item[1])
 
 
-def _choose(text: str) -> Importer:
+def _choose(text: str) -> tuple[Importer, list[tuple[str, float]] | None]:
+    """The format of an input, and, when detection was unsure, every confidence (best first).
+
+    An input no format recognises for certain (a damaged file, most often) is read as the
+    most likely format all the same, so that its error says where the input goes wrong
+    (line and column) instead of only that no format fits; :func:`import_text` adds a note
+    naming the other candidates. Only an input that no format recognises at all, or two
+    recognise equally well, gets a DetectionError straight away.
+    """
     tried = detect(text)
     best, score = tried[0] if tried else ("", 0.0)
     listing = ", ".join(f"{name} ({value:.2f})" for name, value in tried)
     if not text.strip():
         raise DetectionError("the input is empty: there is no game to import", tried)
-    if score < THRESHOLD:
-        raise DetectionError(f"the input is not in any format known here (tried {listing}); "
-                             "name its format if it is one of them, to see what is wrong", tried)
+    if score <= 0.0:
+        start = len(text) - len(text.lstrip())
+        line = text.count("\n", 0, start) + 1
+        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        message = (f"the input is not in any format known here (tried {listing}); name its "
+                   "format if it is one of them, to see what is wrong")
+        error = DetectionError(message, tried)
+        error.diagnostics = [note("unknown-format", message, Severity.ERROR, line=line,
+                                  column=column)]
+        raise error
     rivals = [name for name, value in tried if value == score and name != best]
     if rivals:
         raise DetectionError(f"the input could be {best} or {' or '.join(rivals)} (tried {listing}); "
                              "name its format", tried)
-    return _REGISTRY[best]
+    return _REGISTRY[best], (tried if score < THRESHOLD else None)
+
+
+def _unsure(importer: Importer, tried: list[tuple[str, float]],
+            exc: ImportError_ | None) -> DetectionError:
+    """The error of an input detection was unsure of: the most likely format's own problems."""
+    others = [f"{name} ({value:.2f})" for name, value in tried[1:] if value > 0]
+    nothing = [name for name, value in tried[1:] if value <= 0]
+    score = tried[0][1]
+    candidates = (f"; the other candidates are {', '.join(others)}" if others
+                  else "; no other format recognises anything in it")
+    if nothing:
+        candidates += f" ({', '.join(nothing)} recognise nothing)" if others else \
+            f" ({', '.join(nothing)})"
+    if exc is None:
+        message = (f"the input is not in any format known here for certain: it reads as "
+                   f"{importer.name} (confidence {score:.2f}, below {THRESHOLD}){candidates}. "
+                   f"Name the format (`--from {importer.name}`) to import it as such")
+        error = DetectionError(message, tried)
+        error.diagnostics = [note("unknown-format", message, Severity.ERROR, line=1, column=1)]
+        error.format = importer.name
+        return error
+    message = (f"the input is not in any format known here for certain (tried "
+               f"{', '.join(f'{n} ({v:.2f})' for n, v in tried)}); read as {importer.name}, the "
+               f"most likely, it fails: {exc.message}")
+    error = DetectionError(message, tried)
+    error.format = importer.name
+    error.diagnostics = [*exc.diagnostics, note(
+        "detection", f"the format was not recognised for certain: these are the problems of "
+        f"{importer.name}, the most likely format (confidence {score:.2f}){candidates}. If the "
+        "input is in another format, name it with `--from`", Severity.INFO)]
+    return error
 
 
 def _placed(d: Diagnostic, record: GameRecord, source: SourceMap | None, game: int) -> Diagnostic:
@@ -279,8 +329,19 @@ def import_text(data: str | bytes, fmt: str | None = None) -> ImportResult:
     if len(data) > MAX_INPUT:
         raise InputTooLarge(MAX_INPUT)
     text = decode(data)
-    importer = get_importer(fmt) if fmt is not None else _choose(text)
-    conversion: Conversion = importer.read(text)
+    if fmt is not None:
+        importer = get_importer(fmt)
+        conversion: Conversion = importer.read(text)
+    else:
+        importer, unsure = _choose(text)
+        try:
+            conversion = importer.read_detected(text)
+        except ImportError_ as exc:
+            if unsure is None:
+                raise
+            raise _unsure(importer, unsure, exc) from None
+        if unsure is not None:
+            raise _unsure(importer, unsure, None)
     records = conversion.records
     sources = list(conversion.sources) + [None] * (len(records) - len(conversion.sources))
     diagnostics = [d for d in conversion.diagnostics if "game" not in d.extra]
@@ -290,7 +351,7 @@ def import_text(data: str | bytes, fmt: str | None = None) -> ImportResult:
         placed = [_placed(d, record, sources[index - 1], index) for d in report.diagnostics]
         report.diagnostics[:] = placed
         diagnostics.extend(placed)
-    return ImportResult(records, importer.name, diagnostics, reports)
+    return ImportResult(records, conversion.format or importer.name, diagnostics, reports)
 
 
 @dataclass

@@ -55,6 +55,9 @@ class Conversion:
     records: list[GameRecord]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: list[SourceMap | None] = field(default_factory=list)
+    #: The format the input turned out to be in, when reading told it apart from a kin
+    #: (OpenSpiel's earlier builds); None: the importer's own name.
+    format: str | None = None
 
 
 class ImportError_(ValueError):
@@ -136,6 +139,15 @@ class Importer(ABC):
     @abstractmethod
     def read(self, text: str) -> Conversion:
         """Convert the text, or raise ImportError_ listing every problem with its line."""
+
+    def read_detected(self, text: str) -> Conversion:
+        """Convert text whose format was detected rather than named (``read`` by default).
+
+        A format with kin that detection does not tell apart (the card namings of
+        OpenSpiel's builds) works out which of them the text is in here, and refuses when it
+        cannot tell; named, the format reads its own kind only.
+        """
+        return self.read(text)
 
     def write_record(self, record: GameRecord) -> str:
         """The text of one game in this format; ExportError when the game cannot be written."""

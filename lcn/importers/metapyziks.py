@@ -43,7 +43,6 @@ import binascii
 import json
 import re
 import struct
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Severity
@@ -51,7 +50,7 @@ from ..model import GameRecord
 from ..validate import validate_record
 from ..variants.classic import CLASSIC_5, CLASSIC_6, COLOUR_NAMES, ClassicConfig, parse_cards, parse_move
 from . import houserules
-from .base import Conversion, ExportError, Importer, SourceMap, Span, note, syntax_error
+from .base import Conversion, ExportError, Importer, SourceMap, Span, note, shown, syntax_error
 from .common import CLASSIC, GameBuilder, card_words
 
 VERSION = 3
@@ -172,12 +171,55 @@ def _column(prefix: int, offset: int) -> int:
     return prefix + offset * 4 // 3 + 1
 
 
-def _strings(text: str) -> Iterator[tuple[int, int, str]]:
-    """(line, column where the string starts, game string) for each game of the input."""
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
-        yield from _json_strings(text)
-        return
+@dataclass
+class _Source:
+    """One game string of the input, where it stands, and the runner's summary of it."""
+
+    line: int
+    column: int
+    text: str
+    #: The runner's GameSummary (``End: {...}`` or ``--output``), when the string came in one.
+    summary: dict[str, object] | None = None
+    #: The text of the summary's line, to place a problem at one of its fields.
+    summary_line: str = ""
+
+
+@dataclass
+class _Final:
+    """What the runner holds at the end of a game: its scores and expeditions (by player)."""
+
+    first: int
+    winner: int
+    disqualified: int
+    scores: dict[int, int]
+    expeditions: dict[int, dict[str, list[str]]]
+
+
+#: The runner's names of the values and colours, as its console prints them.
+VALUE_NAMES = {"w": "Wager", "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six",
+               "7": "Seven", "8": "Eight", "9": "Nine", "10": "Ten"}
+COLOUR_WORDS = {"R": "Red", "G": "Green", "B": "Blue", "W": "White", "Y": "Yellow", "P": "Purple"}
+_SUMMARY_FIELDS = ("Config", "FirstTurn", "Winner", "Disqualified", "Player1Score",
+                   "Player2Score", "Replay")
+
+
+def _problem(message: str, line: int, column: int, length: int = 1) -> Diagnostic:
+    return note("metapyziks-damaged", message, Severity.ERROR, line=line, column=column,
+                length=length)
+
+
+def _console(text: str) -> bool:
+    """Whether the input is the runner's console output (``Game: N`` / ``End: {...}``)."""
+    return any(line.startswith(("End: {", "Game: ")) for line in text[:200_000].split("\n"))
+
+
+def _sources(text: str) -> tuple[list[_Source], list[Diagnostic]]:
+    """The game strings of the input, and every problem found while finding them."""
+    if text.lstrip().startswith("{"):
+        return _json_sources(text)
+    if _console(text):
+        return _console_sources(text)
+    sources = []
     for number, line in enumerate(text.split("\n"), 1):
         word = line.strip()
         if not word:
@@ -187,25 +229,123 @@ def _strings(text: str) -> Iterator[tuple[int, int, str]]:
         if hash_at >= 0 and ("://" in word[:hash_at] or word.startswith("#")):
             column += hash_at + 1
             word = word[hash_at + 1:]
-        yield number, column, word
+        sources.append(_Source(number, column, word))
+    return sources, []
 
 
-def _json_strings(text: str) -> Iterator[tuple[int, int, str]]:
-    """Game strings in the runner's JSON output (``Summaries[].Replay``)."""
+def _summary(data: object, line: int, column: int, text: str
+             ) -> tuple[_Source | None, Diagnostic | None]:
+    """A GameSummary object: its game string, or the problem with it."""
+    if not isinstance(data, dict):
+        return None, _problem("a game summary is not a JSON object", line, column)
+    replay = data.get("Replay")
+    if not isinstance(replay, str):
+        return None, _problem("a game summary has no \"Replay\" string (the game string)",
+                              line, column)
+    unknown = [key for key in data if key not in _SUMMARY_FIELDS]
+    if unknown:
+        at = text.find(f'"{unknown[0]}"')
+        return None, _problem(f"`{shown(unknown[0])}` is not a field of the runner's game "
+                              "summaries", line, at + 1 if at >= 0 else column)
+    return _Source(line, column, replay, data, text), None
+
+
+def _json_sources(text: str) -> tuple[list[_Source], list[Diagnostic]]:
+    """Game strings in the runner's ``--output`` file (``GameResults``: ``Summaries[]``)."""
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError):
-        return
-    summaries = data.get("Summaries") if isinstance(data, dict) else None
+    except ValueError as exc:
+        line = getattr(exc, "lineno", 1)
+        column = getattr(exc, "colno", 1)
+        message = getattr(exc, "msg", str(exc))
+        return [], [_problem(f"the runner's --output file is not valid JSON ({message}): it is "
+                             "cut short or edited", line, column)]
+    except RecursionError:
+        return [], [_problem("the JSON is nested too deeply", 1, 1)]
     if isinstance(data, dict) and "Replay" in data:
-        summaries = [data]
-    for summary in summaries or []:
-        replay = summary.get("Replay") if isinstance(summary, dict) else None
-        if isinstance(replay, str):
-            at = text.find(replay)
-            line = text.count("\n", 0, at) + 1 if at >= 0 else 1
-            column = at - text.rfind("\n", 0, at) if at >= 0 else 1
-            yield line, column, replay
+        summaries: object = [data]
+    elif isinstance(data, dict) and "Summaries" in data:
+        summaries = data["Summaries"]
+        extra = [key for key in data if key not in ("Summaries", "Results")]
+        if extra:
+            return [], [_problem(f"`{shown(extra[0])}` is not a field of the runner's --output "
+                                 "file (Summaries, Results)", 1, 1)]
+    else:
+        return [], [_problem("JSON without \"Summaries\" or \"Replay\": not the runner's "
+                             "--output file", 1, 1)]
+    if not isinstance(summaries, list):
+        return [], [_problem("\"Summaries\" is not a list", 1, 1)]
+    # The place of each "Replay" string, in order (its text may be escaped: \u002B).
+    places = []
+    at = counted = line_start = 0
+    line = 1
+    while (at := text.find('"Replay"', at)) >= 0:
+        start = text.find('"', text.find(":", at) + 1)
+        # Lines are counted on from the last place, so that many summaries stay linear.
+        newlines = text.count("\n", counted, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, start) + 1
+        counted = start
+        places.append((line, start - line_start + 1))  # the column of the opening quote
+        at = start + 1
+    sources, problems = [], []
+    lines = text.split("\n")
+    for index, item in enumerate(summaries):
+        line, column = places[index] if index < len(places) else (1, 1)
+        source, problem = _summary(item, line, column, lines[line - 1])
+        if problem is not None:
+            problems.append(problem)
+        elif source is not None:
+            source.column += 1  # past the opening quote
+            sources.append(source)
+    return sources, problems
+
+
+def _console_sources(text: str) -> tuple[list[_Source], list[Diagnostic]]:
+    """Game strings of the ``End: {...}`` lines of the runner's console output."""
+    sources: list[_Source] = []
+    problems: list[Diagnostic] = []
+    games = 0
+    waiting: int | None = None  # the line of a "Game: N" whose End line is still to come
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith("Game: "):
+            value = line[len("Game: "):]
+            if waiting is not None:
+                problems.append(_problem(f"game {games} has no `End:` line before the next "
+                                         "game starts", waiting, 1))
+            if value != str(games + 1):
+                problems.append(_problem(f"`{shown(line)}`: the runner numbers its games from 1 "
+                                         f"on; game {games + 1} was to come", number, 7,
+                                         len(value)))
+            games += 1
+            waiting = number
+        elif line.startswith("End: "):
+            if waiting is None:
+                problems.append(_problem("an `End:` line without its `Game:` line", number, 1))
+            waiting = None
+            body = line[len("End: "):]
+            try:
+                data = json.loads(body)
+            except ValueError as exc:
+                problems.append(_problem(f"the game summary is not valid JSON "
+                                         f"({getattr(exc, 'msg', exc)}): the line is cut short "
+                                         "or edited", number, 5 + getattr(exc, "colno", 1)))
+                continue
+            except RecursionError:
+                problems.append(_problem("the JSON is nested too deeply", number, 6))
+                continue
+            at = line.find('"Replay"')
+            column = line.find('"', line.find(":", at) + 1) + 2 if at >= 0 else 6
+            source, problem = _summary(data, number, column, line)
+            if problem is not None:
+                problems.append(problem)
+            elif source is not None:
+                sources.append(source)
+    if waiting is not None:
+        problems.append(_problem(f"game {games} has no `End:` line: the output is cut short",
+                                 waiting, 1))
+    return sources, problems
 
 
 def _full_deck(config: ClassicConfig) -> dict[str, int]:
@@ -215,21 +355,137 @@ def _full_deck(config: ClassicConfig) -> dict[str, int]:
     return counts
 
 
+def _runner_score(cards: list[str]) -> int:
+    """``Helpers.CalculateScore`` of the runner: no 8-card bonus; an empty expedition is 0."""
+    wagers = sum(1 for c in cards if c[1] == "w")
+    value = sum(int(c[1:]) for c in cards if c[1] != "w")
+    return 0 if not wagers and not value else (value - 20) * (1 + wagers)
+
+
+def _field_column(line: str, name: str) -> int:
+    at = line.find(f'"{name}"')
+    return at + 1 if at >= 0 else 1
+
+
+def _check_summary(source: _Source, final: _Final, number: int) -> list[Diagnostic]:
+    """The runner's summary of a game against its own game string: a difference is damage."""
+    summary = source.summary or {}
+    expected: dict[str, object] = {"FirstTurn": _RUNNER_PLAYER[final.first],
+                                   "Winner": _RUNNER_PLAYER[final.winner],
+                                   "Disqualified": _RUNNER_PLAYER[final.disqualified]}
+    if not final.disqualified:
+        expected["Player1Score"] = final.scores[1]
+        expected["Player2Score"] = final.scores[2]
+    problems = []
+    for name, value in expected.items():
+        if name in summary and summary[name] != value:
+            problems.append(_problem(
+                f"game {number}: the summary says {name} {json.dumps(summary[name])}, but its game "
+                f"string gives {json.dumps(value)}: the line is edited or damaged", source.line,
+                _field_column(source.summary_line, name), len(name) + 2))
+    if final.disqualified and ("Player1Score" in summary or "Player2Score" in summary):
+        problems.append(_problem(f"game {number}: the runner gives no scores for a game with a "
+                                 "disqualified player", source.line,
+                                 _field_column(source.summary_line, "Player1Score")))
+    return problems
+
+
+def _net_double(value: float) -> str:
+    text = repr(value)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _check_console(text: str, sources: list[_Source], finals: list[_Final]) -> list[Diagnostic]:
+    """Every line the runner prints after its games, against the games themselves.
+
+    The runner prints, after the ``Game:``/``End:`` lines, the seeds and expeditions of a
+    single game, then ``=== Final Results ===`` and each player's record. All of it follows
+    from the games, so each line is compared with what the runner would print; a line that
+    differs or that the runner does not print is damage. Output with no final results is
+    what ``--endless`` prints, and is complete as it is.
+    """
+    lines = text.split("\n")
+    last = max(s.line for s in sources) if sources else 0
+    expected: list[str] = [""]
+    if len(finals) == 1:
+        final, summary = finals[0], sources[0].summary or {}
+        config = summary.get("Config") if isinstance(summary.get("Config"), dict) else {}
+        assert isinstance(config, dict)
+        expected += [f"Game Seed: {config.get('GameSeed')}",
+                     f"Player1 Seed: {config.get('Player1Seed')}",
+                     f"Player2 Seed: {config.get('Player2Seed')}", ""]
+        if final.disqualified:
+            expected.append(f"{_RUNNER_PLAYER[final.disqualified]} Disqualified!")
+        else:
+            for player in (1, 2):
+                expected.append(f"{_RUNNER_PLAYER[player]}: {final.scores[player]} Points")
+                for colour, cards in final.expeditions[player].items():
+                    names = ", ".join(VALUE_NAMES[c[1:]] for c in cards)
+                    expected.append(f"  {COLOUR_WORDS[colour]}: {names} ({_runner_score(cards)})")
+        expected.append("")
+    expected += ["", "=== Final Results ===", ""]
+    for player in (1, 2):
+        scores = [f.scores[player] for f in finals]
+        expected += [f"{_RUNNER_PLAYER[player]}:",
+                     f"  Went First: {sum(1 for f in finals if f.first == player)}",
+                     f"  Wins: {sum(1 for f in finals if f.winner == player)}",
+                     f"  Ties: {sum(1 for f in finals if f.winner == 0)}",
+                     f"  Losses: {sum(1 for f in finals if f.winner not in (0, player))}",
+                     f"  Disqualified: {sum(1 for f in finals if f.disqualified == player)}",
+                     f"  Best Score: {max(scores)}", f"  Worst Score: {min(scores)}",
+                     f"  Mean Score: {_net_double(sum(scores) / len(scores))}", ""]
+    rest = lines[last:]
+    while rest and rest[-1] == "":
+        rest.pop()
+    if not rest:
+        return []  # --endless output, or the Game/End lines alone
+    for offset, (got, want) in enumerate(zip(rest, expected, strict=False)):
+        if got != want:
+            column = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+                          min(len(got), len(want))) + 1
+            return [_problem(f"`{shown(got)}`: the runner prints `{shown(want)}` here (this line "
+                             "does not follow from the games above: the output is edited or "
+                             "damaged)" if want else f"`{shown(got)}` is not a line the runner "
+                             "prints here", last + offset + 1, column)]
+    if len(rest) > len(expected):
+        return [_problem(f"`{shown(rest[len(expected)])}`: the runner's output ends before this "
+                         "line", last + len(expected) + 1, 1)]
+    while expected and expected[-1] == "":
+        expected.pop()
+    if len(rest) < len(expected):
+        return [_problem(f"the runner's output stops early: `{shown(expected[len(rest)])}` is "
+                         "missing (the output is cut short)", last + len(rest), 1)]
+    return []
+
+
+_RUNNER_PLAYER = {0: "None", 1: "Player1", 2: "Player2"}
+
+
 class MetapyziksImporter(Importer):
     name = "metapyziks"
     title = "Metapyziks replay string (game string version 3)"
     writes = True
 
     def detect(self, text: str) -> float:
+        head = text[:200_000]
+        if head.lstrip().startswith("{"):
+            if '"Replay"' not in head:
+                return 0.0
+            return 0.95 if '"Summaries"' in head or '"Config"' in head else 0.5
+        if _console(head):
+            return 0.95 if "End: {" in head else 0.5
         found = 0
-        for _line, _column, word in _strings(text[:200_000]):
+        for source in _sources(head)[0]:
+            word = source.text
             if len(word) < 40 or not _BASE64.fullmatch(word):
                 return 0.0
             try:
                 decode(word)
             except Damaged:
-                head = base64.b64decode(word[:8] + "=" * (-len(word[:8]) % 4), validate=False)
-                return 0.5 if head[:1] == bytes([VERSION]) else 0.0
+                head_bytes = base64.b64decode(word[:8] + "=" * (-len(word[:8]) % 4), validate=False)
+                # A long base64 word that does not decode (its version byte changed, say) is
+                # still most likely a damaged game string: low, but not nothing.
+                return 0.5 if head_bytes[:1] == bytes([VERSION]) else 0.2
             found += 1
             if found >= 3:
                 break
@@ -238,27 +494,35 @@ class MetapyziksImporter(Importer):
     def read(self, text: str) -> Conversion:
         records: list[GameRecord] = []
         sources: list[SourceMap | None] = []
-        problems: list[Diagnostic] = []
+        found, problems = _sources(text)
         diagnostics = []
-        for line, column, word in _strings(text):
+        finals: list[_Final] = []
+        for number, source in enumerate(found, 1):
             try:
-                game = decode(word)
-                builder = self._convert(game, len(records) + 1, line, column - 1)
+                game = decode(source.text)
+                builder, final = self._convert(game, len(records) + 1, source.line,
+                                               source.column - 1, source.summary)
             except Damaged as exc:
-                problems.append(note("metapyziks-damaged", f"game string {len(records) + len(problems) + 1}"
-                                     f": {exc}", Severity.ERROR, line=line,
-                                     column=_column(column - 1, exc.offset)))
+                problems.append(_problem(f"game string {number}: {exc}", source.line,
+                                         _column(source.column - 1, exc.offset)))
                 continue
+            if source.summary is not None and len(problems) < 100:
+                # (bounded: each problem searches its line, and a runner's file is one line)
+                problems.extend(_check_summary(source, final, number))
             records.append(builder.finish())
             sources.append(builder.source)
             diagnostics.extend(builder.diagnostics)
+            finals.append(final)
+        if not problems and _console(text) and len(finals) == len(found):
+            problems.extend(_check_console(text, found, finals))
         if problems or not records:
             if not problems:
                 problems.append(note("metapyziks-damaged", "no game string found", Severity.ERROR))
             raise syntax_error(self.name, problems)
         return Conversion(records, diagnostics, sources)
 
-    def _convert(self, game: GameString, index: int, line: int, prefix: int) -> GameBuilder:
+    def _convert(self, game: GameString, index: int, line: int, prefix: int,
+                 summary: dict[str, object] | None = None) -> tuple[GameBuilder, _Final]:
         config = CLASSIC_6 if game.colours == 6 else CLASSIC_5
         if game.discards or game.expeditions[0] or game.expeditions[1]:
             raise Damaged("the game starts with cards already on the table; an LCN record "
@@ -293,6 +557,9 @@ class MetapyziksImporter(Importer):
                          (line, prefix + 1, 1), Severity.INFO)
 
         hands = {1: list(game.hands[0]), 2: list(game.hands[1])}
+        # The runner's expeditions, colours in its order (Red, Green, Blue, White, Yellow, Purple).
+        order = [COLOURS[n] for n in range(1, game.colours + 1)]
+        expeditions: dict[int, dict[str, list[str]]] = {p: {c: [] for c in order} for p in (1, 2)}
         piles: dict[str, list[str]] = {c: [] for c in config.colours}
         deck = list(game.deck)
         mover: int | None = game.first
@@ -308,6 +575,8 @@ class MetapyziksImporter(Importer):
             hand.remove(card)  # the runner removes the first card equal to it
             if discard:
                 piles[card[0]].append(card)
+            else:
+                expeditions[mover][card[0]].append(card)
             if colour:
                 letter = COLOURS.get(colour)
                 if letter is None or letter not in config.colours:
@@ -326,6 +595,8 @@ class MetapyziksImporter(Importer):
             span: Span = (line, _column(prefix, offset), 2)
             builder.turn(discard, card, draw, place=span, draw_span=span)
             mover = None if not deck else 3 - mover
+        scores = {p: sum(_runner_score(cards) for cards in expeditions[p].values()) for p in (1, 2)}
+        final = _Final(game.first, game.winner, game.disqualified, scores, expeditions)
 
         end: Span = (line, prefix + 1, 1)
         builder.stated_span = end
@@ -340,6 +611,10 @@ class MetapyziksImporter(Importer):
                          f"{len(game.actions)} actions (an illegal move or no answer); the record "
                          f"ends there. The runner's scores: Player 1 {game.scores[0]}, Player 2 "
                          f"{game.scores[1]}", end)
+        elif builder.over and summary is not None and isinstance(summary.get("Player1Score"), int):
+            # The runner's scores (without the 8-card bonus), first mover first: the builder
+            # keeps them as the stated result, and names the house rule when it explains them.
+            builder.stated = [scores[seats[0]], scores[seats[1]]]
         elif builder.over:
             state = builder.table
             official = houserules.winner(CLASSIC.score(state).totals)
@@ -362,7 +637,7 @@ class MetapyziksImporter(Importer):
         elif game.actions or game.winner:
             builder.warn("unfinished", f"the game string ends before the game does "
                          f"({len(deck)} cards left in the deck)", end, Severity.INFO)
-        return builder
+        return builder, final
 
     # -- writing ----------------------------------------------------------------------
     def write_record(self, record: GameRecord) -> str:

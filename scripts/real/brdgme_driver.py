@@ -82,7 +82,8 @@ class Repl:
         start = text.index(b"{")
         end = text.index(b"\n}\n", start) + 2
         self.raw = json.loads(text[start:end])["state"]
-        return json.loads(self.raw)
+        state: dict[str, Any] = json.loads(self.raw)
+        return state
 
 
 def after(cli: str, player: int, command: str, names: list[str], raw: str) -> dict[str, Any]:
@@ -90,7 +91,8 @@ def after(cli: str, player: int, command: str, names: list[str], raw: str) -> di
     request = {"Play": {"player": player, "command": command, "names": names, "game": raw}}
     answer = subprocess.run([cli], input=json.dumps(request).encode(), capture_output=True,
                             check=True)
-    return json.loads(json.loads(answer.stdout)["Play"]["game"]["state"])
+    state: dict[str, Any] = json.loads(json.loads(answer.stdout)["Play"]["game"]["state"])
+    return state
 
 
 def legal(state: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -156,7 +158,7 @@ def main() -> None:
         if args.stop_after and turns >= args.stop_after:
             pending = turn
             break
-        draws, takes = legal(state)
+        _, takes = legal(state)
         rng.shuffle(takes)
         draw = takes[0] if takes and rng.random() < args.take else "draw"
         deck_before = [card(c) for c in state["deck"]]

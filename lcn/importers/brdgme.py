@@ -41,6 +41,7 @@ refused with a clear message.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
@@ -161,6 +162,39 @@ def _unknown(text: str) -> str:
             "or a command `play R5`, `discard GX`, `draw`, `take Y`)")
 
 
+class _Shown:
+    """Text without its terminal colour codes, and the way back to the columns of the input.
+
+    Entries are read in the text as a terminal shows it; a diagnostic points at the input as
+    it is (an editor shows the codes), so positions are mapped back: ``raw(p)`` is where the
+    shown character ``p`` is in the input.
+    """
+
+    def __init__(self, raw: str) -> None:
+        self.positions: list[int] = []  # shown positions after which codes were left out
+        self.removed: list[int] = []  # how many characters were left out up to there
+        if "\x1b" not in raw:
+            self.text = raw
+            return
+        parts: list[str] = []
+        last = 0
+        shown_length = 0
+        removed = 0
+        for code in _ANSI.finditer(raw):
+            parts.append(raw[last:code.start()])
+            shown_length += code.start() - last
+            removed += code.end() - code.start()
+            self.positions.append(shown_length)
+            self.removed.append(removed)
+            last = code.end()
+        parts.append(raw[last:])
+        self.text = "".join(parts)
+
+    def raw(self, position: int) -> int:
+        index = bisect_right(self.positions, position)
+        return position + (self.removed[index - 1] if index else 0)
+
+
 def parse_line(number: int, raw: str) -> Entry | str | None:
     """The entry of one line; None for a blank line; an error message for anything else.
 
@@ -169,23 +203,31 @@ def parse_line(number: int, raw: str) -> Entry | str | None:
     ``[12:04]``) is skipped; a line that is only the separator brdgme's web page puts between
     entries (``- 2018-3-1, 9:00 AM -``) is read as blank.
     """
-    text = _ANSI.sub("", raw) if "\x1b" in raw else raw
-    text = _MARKUP_PLAYER.sub(lambda m: f"Player {int(m.group(1)) + 1}", text)
+    parsed = _parse(number, raw)
+    return parsed[0] if isinstance(parsed, tuple) else parsed
+
+
+def _parse(number: int, raw: str) -> Entry | tuple[str, int, int] | None:
+    """:func:`parse_line`, with the column and length of what is not an entry."""
+    shown_line = _Shown(raw)
+    text = _MARKUP_PLAYER.sub(lambda m: f"Player {int(m.group(1)) + 1}", shown_line.text)
     text = _MARKUP.sub("", text)
     stripped = text.strip()
     if not stripped or _SEPARATOR.fullmatch(stripped):
         return None
-    column = text.index(stripped) + 1
+    column = text.index(stripped)
     start = 0  # positions, not slices: a line of many stamps is read in one pass
     while (stamp := _STAMP.match(stripped, start)) is not None and stamp.end() > start:
         start = stamp.end()
     column += start
     stripped = stripped[start:].rstrip(".! ")
+    raw_column = shown_line.raw(column) + 1
+    raw_length = shown_line.raw(column + max(len(stripped), 1) - 1) + 2 - raw_column
     for kind, pattern in _PATTERNS:
         m = pattern.fullmatch(stripped)
         if m is not None:
-            return _entry(kind, m.groups(), number, column, len(stripped))
-    return _unknown(stripped)
+            return _entry(kind, m.groups(), number, raw_column, raw_length)
+    return _unknown(stripped), raw_column, raw_length
 
 
 def is_repl(text: str) -> bool:
@@ -209,7 +251,8 @@ def repl_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
     between them are the REPL's own text and carry nothing of the game (every card they show
     is in the entries too). Columns count the characters shown, not the colour codes.
     """
-    shown_text = _ANSI.sub("", text) if "\x1b" in text else text
+    shown_input = _Shown(text)
+    shown_text = shown_input.text
     entries: list[Entry] = []
     problems: list[Diagnostic] = []
     stamps = list(_REPL_STAMP.finditer(shown_text))
@@ -218,12 +261,17 @@ def repl_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
         line += shown_text.count("\n", counted, stamp.start())
         newline = shown_text.rfind("\n", counted, stamp.start())
         if newline >= 0:
-            line_start = newline + 1
+            line_start = shown_input.raw(newline) + 1
         counted = stamp.start()
         end = stamps[index + 1].start() if index + 1 < len(stamps) else len(shown_text)
         newline = shown_text.find("\n", stamp.end(), end)
         body = shown_text[stamp.end():newline if newline >= 0 else end]
-        column = stamp.end() - line_start + 1
+        column = shown_input.raw(stamp.end()) - line_start + 1
+
+        def length(shown_length: int, start: int = stamp.end()) -> int:
+            last = start + max(shown_length, 1) - 1
+            return shown_input.raw(last) + 1 - shown_input.raw(start)
+
         for kind, pattern in _PATTERNS:
             if kind == "command":
                 continue
@@ -235,11 +283,13 @@ def repl_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
                 rest = rest[1:]
             if rest and not _REPL_AFTER.match(rest):
                 continue
-            entries.append(_entry(kind, m.groups(), line, column, m.end()))
+            entries.append(_entry(kind, m.groups(), line, column, length(m.end())))
             break
         else:
-            problems.append(note("brdgme-syntax", _unknown(body.strip()[:80]), Severity.ERROR,
-                                 line=line, column=column, length=max(len(body.rstrip()), 1)))
+            # What the REPL prints after the entry (the board, padded with spaces) is not shown.
+            entry = body.split("   ", 1)[0].strip()
+            problems.append(note("brdgme-syntax", _unknown(entry[:80]), Severity.ERROR,
+                                 line=line, column=column, length=length(len(entry))))
     return entries, problems
 
 
@@ -269,11 +319,11 @@ class BrdgmeImporter(Importer):
             entries, problems = repl_entries(text)
         else:
             for number, line in enumerate(text.split("\n"), 1):
-                parsed = parse_line(number, line)
-                if isinstance(parsed, str):
-                    problems.append(note("brdgme-syntax", parsed, Severity.ERROR, line=number,
-                                         column=len(line) - len(line.lstrip()) + 1,
-                                         length=len(line.strip())))
+                parsed = _parse(number, line)
+                if isinstance(parsed, tuple):
+                    message, column, length = parsed
+                    problems.append(note("brdgme-syntax", message, Severity.ERROR, line=number,
+                                         column=column, length=length))
                 elif parsed is not None:
                     entries.append(parsed)
         if problems:

@@ -1,7 +1,7 @@
 """brdg.me (brdgme) Lost Cities: the rendered game log, or the commands typed.
 
-brdg.me is a play-by-email and web site; its Lost Cities (brdgme/lost-cities) plays a
-match of three rounds with the official rules. Two kinds of text are read:
+brdg.me is a play-by-email and web site; its Lost Cities (Go: Miniand/brdg.me; Rust:
+brdgme/lost-cities) plays a match of three rounds with the official rules. Two kinds of text are read:
 
 * the **log** as the site shows it, one entry a line (the ``{{...}}`` markup of the raw
   log may be left in; ``{{player 0}}`` becomes "Player 1"; the Go version's ``... will
@@ -32,10 +32,22 @@ alone) the players are "Player 1" and "Player 2" in brdg.me's seat order, and th
 round's first player follows brdg.me's rule (the leader; after a tie, the player who did
 not draw the round's last card).
 
-Timestamps before an entry (``[12:04]``, ``2017-03-01 12:04``) are skipped. Every other
-line that is not one of these entries is an error with its line number. brdgme also plays
-a 3-player game (hands of 7, expedition cost 15): that is not classic Lost Cities and is
-refused with a clear message.
+What the real programs print (tests/data/real, made by the programs themselves) is read
+as it is: terminal colour codes are left out; a stamp before an entry is skipped (brdg.me's
+Go ``01 Mar 16 22:21 UTC:``, brdgme's Rust ``2018-03-01 09:00:00.123456789 -``, ``[12:04]``,
+``2017-03-01 12:04``); names lose their decoration (``<Mick>``, ``• Mick``); the separator
+lines of brdgme's web page (``- 2018-3-1, 9:00 AM -``) are blank lines. brdgme's REPL output
+is recognised by its opening and read by its stamps, as the REPL prints its entries without
+line breaks between them and draws its board after them (:func:`repl_entries`); it shows
+both players' private lines, so it gives both deals and every draw.
+
+brdgme's engine does not log a round's last draw (the pile runs out and it logs the round's
+end in its place): a scored round whose last placement has no draw, with one card left,
+gets that draw back, with an ``inferred`` note (:meth:`_Match.last_draw`).
+
+Every other line that is not one of these entries is an error with its line and column.
+brdgme also plays a 3-player game (hands of 7, expedition cost 15): that is not classic Lost
+Cities and is refused with a clear message.
 """
 
 from __future__ import annotations

@@ -247,3 +247,30 @@ def test_parse_line_reads_each_entry() -> None:
     assert (entry.kind, entry.name, entry.score, entry.total, entry.column) == ("scored", "Mick", -17, 44, 11)
     entry = parse_line(1, "You drew RX, g10, B4")
     assert entry is not None and not isinstance(entry, str) and entry.cards == ["Rw", "G10", "B4"]
+
+
+def test_the_stamps_and_names_of_the_real_programs() -> None:
+    entry = parse_line(2, "01 Mar 16 22:21 UTC: • Mick played R5")  # brdg.me (Go)
+    assert entry is not None and not isinstance(entry, str)
+    assert (entry.kind, entry.name, entry.card, entry.column) == ("place", "Mick", "R5", 24)
+    entry = parse_line(2, "2018-03-01 09:00:00.123456789 - <Steve> scored -8 points, now on -8")
+    assert entry is not None and not isinstance(entry, str)
+    assert (entry.kind, entry.name, entry.score, entry.total) == ("scored", "Steve", -8, -8)
+    entry = parse_line(1, "\x1b[0;39;49;1m• Mick\x1b[0;39;49m drew a card, \x1b[1m43\x1b[0m remaining")
+    assert entry is not None and not isinstance(entry, str)
+    assert (entry.kind, entry.name, entry.left, entry.column) == ("draw", "Mick", 43, 15)
+    assert parse_line(3, "- 2018-3-1, 9:00 AM -") is None  # brdgme's web page separator
+
+
+def test_brdgme_s_missing_last_draw_is_inferred_with_a_note() -> None:
+    games = match_games((5, 6))
+    full = import_text(log_of(games, viewer=None))
+    lines = log_of(games, viewer=None).split("\n")
+    cut = "\n".join(line for line in lines if not line.endswith(" drew a card, 0 remaining"))
+    assert cut.count("\n") == len(lines) - 1 - len(games)
+    result = import_text(cut)
+    assert result.valid, [d.format() for d in result.diagnostics]
+    assert [write_game(r) for r in result.records] == [write_game(r) for r in full.records]
+    notes = [d for d in result.diagnostics if d.code == "inferred"]
+    assert len(notes) == len(games) and all(d.severity == "info" for d in notes)
+    assert all("drew the last card" in d.message and d.line for d in notes)

@@ -78,6 +78,18 @@ def card_words(card: str) -> Message:
     return msg("the {colour} {value}", colour=colour_words(colour), value=face)
 
 
+def card_name(card: str) -> Message:
+    """A card's short name, as a label says it: ``R9`` is "red 9", ``Rw`` "red wager".
+
+    >>> card_name("R9"), card_name("Gw").said_in("de")
+    ('red 9', 'Wettkarte Grün')
+    """
+    colour, face = card[:1], card[1:]
+    if face.lower() == "w":
+        return msg("{colour} wager", colour=colour_words(colour))
+    return msg("{colour} {value}", colour=colour_words(colour), value=face)
+
+
 def cards_words(cards: list[str]) -> Message:
     """Several cards by name, in a list (``R9``, ``Rw`` → "the red 9, a red wager card")."""
     return join([card_words(card) for card in cards])
@@ -139,5 +151,5 @@ def describe_text(text: Source, game: int = 1, turns: range | None = None
     return {}
 
 
-__all__ = ["COLOUR_WORDS", "TurnStory", "card_words", "cards_words", "colour_words",
+__all__ = ["COLOUR_WORDS", "TurnStory", "card_name", "card_words", "cards_words", "colour_words",
            "default_story", "describe_record", "describe_text"]

@@ -40,13 +40,14 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from lcn import Reader, write_games
+from lcn.describe import TurnStory, card_name, colour_words, describe_text
 from lcn.importers import ImportError_, decode, detect, formats, get_importer, import_text
 from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
 
 from .caches import ByteCache
 from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
 from .forms import QueryError, load_query
-from .i18n import current_language
+from .i18n import current_language, say
 from .samples import app_samples, samples_by_variant
 from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
@@ -205,6 +206,13 @@ def positions_of(text: str, game: int, first: int, count: int, applied: int) -> 
                    game, first, count)
 
 
+def told_of(text: str, game: int, first: int, last: int) -> dict[int, TurnStory]:
+    """Turns ``first`` .. ``last`` of one game told in words (what the move list and each
+    position say), played again up to ``last`` only."""
+    return _cached("told", text, lambda: describe_text(text, game, range(first, last + 1)),
+                   game, first, last)
+
+
 def games_past(text: str, fmt: str | None, limit: int) -> bool:
     """Whether ``text`` holds more than ``limit`` games, found before anything is validated.
 
@@ -237,14 +245,18 @@ def canonical_text(records: Sequence[Any]) -> str:
 def card_parts(card: str) -> tuple[str, str, str]:
     """A card's colour letter, its face ("5", or "w" for a wager) and a description."""
     colour, value = card[:1], card[1:]
-    name = COLOUR_NAMES.get(colour.upper(), colour)
-    described = f"{name} wager" if value == "w" else f"{name} {value}"
-    return colour.upper(), value, described
+    return colour.upper(), value, say(card_name(card))
 
 
 @bp.app_template_filter("colour_name")
 def colour_name(letter: str) -> str:
     return COLOUR_NAMES.get(letter.upper(), letter)
+
+
+@bp.app_template_global("colour_label")
+def colour_label(letter: str) -> str:
+    """A colour's name in the page's language, for labels read aloud (``R`` → "red")."""
+    return say(colour_words(letter))
 
 
 @bp.app_context_processor
@@ -514,6 +526,8 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     annotate_first = max(chunk_first, 1) if current else 1
     window = data["turns"][first_turn - 1:last_turn]
     board = f"board/{data['variant']}.html" if known else "board/generic.html"
+    shown_turns = [n for n, _ in positions if n > 0] + [first_turn, min(last_turn, applied)]
+    told = told_of(text, game, max(1, min(shown_turns)), max(shown_turns)) if known else {}
     context: dict[str, Any] = {
         "replay": data,
         "positions": positions,
@@ -539,6 +553,7 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
         "diagnostics_by_turn": diagnostics_by_turn,
         "board_templates": [board, "board/generic.html"],
         "has_hands": bool(positions) and "hands" in positions[0][1],
+        "told": told,
     }
     if part == "positions":
         return render_template("_positions.html", **context)

@@ -85,6 +85,7 @@
     if (offset >= chunk - 10) { load(number + 1); }
     if (offset < 10) { load(number - 1); }
   }
+  var announce = document.getElementById("turn-announce");
   var moves = document.getElementById("moves");
   var marker = document.getElementById("graph-marker");
   var graph = document.getElementById("graph");
@@ -155,7 +156,12 @@
     }
     prefetch(turn);
     if (chunks[chunkOf(turn)] === "loaded") { root.setAttribute("data-ready", "1"); }
-    root.dispatchEvent(new CustomEvent("lcn:turn", { bubbles: true, detail: { turn: turn } }));
+    keepSpace();
+    if (announce && (!options || !options.quiet)) {
+      var line = next.querySelector(".turn-line");
+      announce.textContent = line ? line.textContent : "";
+    }
+    root.dispatchEvent(new CustomEvent("lcn:turn", { bubbles: true, detail: { turn: turn, view: root.getAttribute("data-view") } }));
   }
 
   // A long game's move list shows one page of turns: a turn outside it brings its page.
@@ -220,25 +226,64 @@
     }
   });
 
-  // Autoplay: one turn every 1.5 seconds until the end, or until any other step.
+  // Autoplay: one turn every few seconds (the speed chosen) until the end, or until any other
+  // step.
   var play = document.getElementById("play");
+  var speed = document.getElementById("speed");
   var timer = null;
   function stop() {
     if (timer !== null) { window.clearInterval(timer); timer = null; }
-    if (play) { play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); }
+    if (play) { play.textContent = play.getAttribute("data-play") || "Play"; play.setAttribute("aria-pressed", "false"); }
+  }
+  function delay() {
+    var chosen = speed ? parseInt(speed.value, 10) : 1500;
+    return chosen > 0 ? chosen : 1500;
   }
   function start() {
     if (current >= last) { go(0); }
-    play.textContent = "Pause";
+    play.textContent = play.getAttribute("data-pause") || "Pause";
     play.setAttribute("aria-pressed", "true");
     timer = window.setInterval(function () {
       if (current >= last) { stop(); return; }
       go(current + 1);
-    }, 1500);
+    }, delay());
   }
   if (play) {
     play.hidden = false;
     play.addEventListener("click", function () { if (timer === null) { start(); } else { stop(); } });
+  }
+  if (speed) {
+    speed.closest("label").hidden = false;
+    speed.addEventListener("change", function () {
+      if (timer !== null) { window.clearInterval(timer); timer = null; start(); }
+    });
+  }
+
+  // Keyboard help (the "?" button or key). Letter shortcuts (p, ?) can be turned off there
+  // (WCAG 2.1.4); the choice is kept in this browser.
+  var keysButton = document.getElementById("keys-button");
+  var keysHelp = document.getElementById("keys-help");
+  var letterKeys = document.getElementById("letter-keys");
+  var lettersOn = true;
+  try { lettersOn = window.localStorage.getItem("lcn-letter-keys") !== "off"; } catch (error) { lettersOn = true; }
+  if (letterKeys) {
+    letterKeys.checked = lettersOn;
+    letterKeys.addEventListener("change", function () {
+      lettersOn = letterKeys.checked;
+      try { window.localStorage.setItem("lcn-letter-keys", lettersOn ? "on" : "off"); } catch (error) { /* not kept */ }
+    });
+  }
+  function showHelp(open) {
+    if (!keysHelp || !keysButton) { return; }
+    keysHelp.hidden = !open;
+    keysButton.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) { (letterKeys || keysHelp).focus(); } else { keysButton.focus(); }
+  }
+  if (keysButton && keysHelp) {
+    keysButton.hidden = false;
+    keysButton.addEventListener("click", function () { showHelp(keysHelp.hidden); });
+    var close = document.getElementById("keys-close");
+    if (close) { close.addEventListener("click", function () { showHelp(false); }); }
   }
 
   document.addEventListener("keydown", function (event) {
@@ -247,9 +292,15 @@
     var tag = target && target.tagName ? target.tagName.toLowerCase() : "";
     if (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable)) { return; }
     var turn = null;
-    if ((event.key === "p" || event.key === "P") && play) {
+    if (event.key === "Escape" && keysHelp && !keysHelp.hidden) { showHelp(false); return; }
+    if ((event.key === "p" || event.key === "P") && play && lettersOn) {
       event.preventDefault();
       if (timer === null) { start(); } else { stop(); }
+      return;
+    }
+    if (event.key === "?" && keysHelp && lettersOn) {
+      event.preventDefault();
+      showHelp(keysHelp.hidden);
       return;
     }
     if (event.key === "ArrowLeft") { turn = current - 1; }
@@ -261,6 +312,34 @@
     stop();
     go(turn);
   });
+
+  // The board's space is kept at the tallest position seen, so that what stands under it does
+  // not move while stepping. In an embed, the board is scaled down instead to the height the
+  // frame leaves above the controls, so that both show without scrolling.
+  var embed = document.body.classList.contains("embed");
+  var reserved = 0;
+  function keepSpace() {
+    if (!holder) { return; }
+    if (embed) { fit(); return; }
+    var height = holder.offsetHeight;
+    if (height > reserved) { reserved = height; holder.style.minHeight = height + "px"; }
+  }
+  function fit() {
+    holder.style.zoom = "";
+    var bottom = window.innerHeight;
+    document.querySelectorAll(".steps, .embed-footer").forEach(function (bar) {
+      var top = bar.getBoundingClientRect().top;
+      if (top > 0 && top < bottom) { bottom = top; }
+    });
+    var top = holder.getBoundingClientRect().top + window.scrollY;
+    var height = holder.offsetHeight;
+    var room = bottom - top - 4;
+    if (height > room && room > 40) {
+      holder.style.zoom = String(Math.max(0.3, Math.floor(room / height * 100) / 100));
+    }
+  }
+  if (embed) { window.addEventListener("resize", keepSpace); }
+  keepSpace();
 
   (function scrollToCurrent() {
     var move = moves ? moves.querySelector(".mv.current") : null;

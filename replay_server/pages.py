@@ -235,6 +235,35 @@ def games_past(text: str, fmt: str | None, limit: int) -> bool:
         return False
 
 
+def download_name(text: str, extension: str, fallback: str) -> str:
+    """A file name for a download, from the first game's tags: ``2026-07-12-pia-vs-sami.lcn``.
+
+    The date (``Date``, its unknown parts left out) and the players' names, in plain ASCII
+    letters and digits (accents dropped: a name is also a header value and a path on the
+    reader's disk); ``fallback`` when the tags give neither.
+    """
+    import re
+    import unicodedata
+
+    def plain(value: str) -> str:
+        folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+        return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+
+    record = next(iter(Reader(text)), None)
+    parts: list[str] = []
+    if record is not None:
+        date = record.tags.get("Date") or ""
+        numbers = re.findall(r"[0-9]+", date)
+        if numbers and len(numbers[0]) == 4:
+            parts.append("-".join(numbers[:3]))
+        names = [plain(name) for name in record.players()]
+        names = [name for name in names if name]
+        if names:
+            parts.append("-vs-".join(names))
+    stem = "-".join(parts)[:120].strip("-") or fallback
+    return f"{stem}.{extension}"
+
+
 def canonical_text(records: Sequence[Any]) -> str:
     return write_games(records) or ""
 
@@ -566,6 +595,7 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
         "graph": score_graph(data["running"], data["players"], current, link_length),
         "source_html": highlight_lcn(source, first_line, marked) if not embed and whole else None,
         "source_too_long": not whole,
+        "download_name": download_name(text, "lcn", "game"),
         "source_annotated": (annotate_source(source, data["diagnostics"], first_line)
                              if not data["valid"] and not embed else None),
     })
@@ -709,7 +739,8 @@ def download_lcn(game_id: str) -> ResponseReturnValue:
     """The stored file as LCN text."""
     text = stored_text(game_id)
     response = Response(text, mimetype="text/plain")
-    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.lcn"'
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="{download_name(text, "lcn", game_id)}"'
     response.cache_control.public = True
     response.cache_control.max_age = 7 * 24 * 3600
     response.cache_control.immutable = True
@@ -722,7 +753,8 @@ def download_json(game_id: str) -> ResponseReturnValue:
     from .api import game_document
 
     response = current_app.json.response(game_document(game_id, stored_text(game_id)))
-    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="{download_name(stored_text(game_id), "json", game_id)}"'
     response.cache_control.public = True
     response.cache_control.max_age = 7 * 24 * 3600
     response.cache_control.immutable = True

@@ -204,6 +204,7 @@
     if (window.history && window.history.replaceState) {
       window.history.replaceState(null, "", urlFor(current, view).toString());
     }
+    root.dispatchEvent(new CustomEvent("lcn:turn", { bubbles: true, detail: { turn: current, view: view } }));
   }
 
   root.addEventListener("click", function (event) {
@@ -288,11 +289,11 @@
 
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (event.key === "Escape" && keysHelp && !keysHelp.hidden) { showHelp(false); return; }
     var target = event.target;
     var tag = target && target.tagName ? target.tagName.toLowerCase() : "";
     if (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable)) { return; }
     var turn = null;
-    if (event.key === "Escape" && keysHelp && !keysHelp.hidden) { showHelp(false); return; }
     if ((event.key === "p" || event.key === "P") && play && lettersOn) {
       event.preventDefault();
       if (timer === null) { start(); } else { stop(); }
@@ -325,17 +326,18 @@
     if (height > reserved) { reserved = height; holder.style.minHeight = height + "px"; }
   }
   function fit() {
+    // Scaled by what the page overflows the frame, a few times over (the bars below the board
+    // and the text around it do not scale with it).
     holder.style.zoom = "";
-    var bottom = window.innerHeight;
-    document.querySelectorAll(".steps, .embed-footer").forEach(function (bar) {
-      var top = bar.getBoundingClientRect().top;
-      if (top > 0 && top < bottom) { bottom = top; }
-    });
-    var top = holder.getBoundingClientRect().top + window.scrollY;
-    var height = holder.offsetHeight;
-    var room = bottom - top - 4;
-    if (height > room && room > 40) {
-      holder.style.zoom = String(Math.max(0.3, Math.floor(room / height * 100) / 100));
+    var zoom = 1;
+    for (var round = 0; round < 4; round++) {
+      var over = document.documentElement.scrollHeight - window.innerHeight;
+      if (over <= 0) { return; }
+      var height = holder.getBoundingClientRect().height;
+      var wanted = height - over - 1;
+      if (wanted < 40 || zoom <= 0.25) { return; }
+      zoom = Math.max(0.25, Math.floor(zoom * wanted / height * 100) / 100);
+      holder.style.zoom = String(zoom);
     }
   }
   if (embed) { window.addEventListener("resize", keepSpace); }

@@ -40,6 +40,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from lcn import Reader, write_games
+from lcn.describe import TurnStory, card_name, colour_words, describe_text
 from lcn.importers import ImportError_, decode, detect, formats, get_importer, import_text
 from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
 
@@ -48,6 +49,7 @@ from .caches import cached_response as _cached_response
 from .caches import page_cache as _page_cache
 from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
 from .forms import QueryError, load_query
+from .i18n import say
 from .samples import app_samples, samples_by_variant
 from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
@@ -184,6 +186,13 @@ def positions_of(text: str, game: int, first: int, count: int, applied: int) -> 
                    game, first, count)
 
 
+def told_of(text: str, game: int, first: int, last: int) -> dict[int, TurnStory]:
+    """Turns ``first`` .. ``last`` of one game told in words (what the move list and each
+    position say), played again up to ``last`` only."""
+    return _cached("told", text, lambda: describe_text(text, game, range(first, last + 1)),
+                   game, first, last)
+
+
 def games_past(text: str, fmt: str | None, limit: int) -> bool:
     """Whether ``text`` holds more than ``limit`` games, found before anything is validated.
 
@@ -206,6 +215,35 @@ def games_past(text: str, fmt: str | None, limit: int) -> bool:
         return False
 
 
+def download_name(text: str, extension: str, fallback: str) -> str:
+    """A file name for a download, from the first game's tags: ``2026-07-12-pia-vs-sami.lcn``.
+
+    The date (``Date``, its unknown parts left out) and the players' names, in plain ASCII
+    letters and digits (accents dropped: a name is also a header value and a path on the
+    reader's disk); ``fallback`` when the tags give neither.
+    """
+    import re
+    import unicodedata
+
+    def plain(value: str) -> str:
+        folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+        return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+
+    record = next(iter(Reader(text)), None)
+    parts: list[str] = []
+    if record is not None:
+        date = record.tags.get("Date") or ""
+        numbers = re.findall(r"[0-9]+", date)
+        if numbers and len(numbers[0]) == 4:
+            parts.append("-".join(numbers[:3]))
+        names = [plain(name) for name in record.players()]
+        names = [name for name in names if name]
+        if names:
+            parts.append("-vs-".join(names))
+    stem = "-".join(parts)[:120].strip("-") or fallback
+    return f"{stem}.{extension}"
+
+
 def canonical_text(records: Sequence[Any]) -> str:
     return write_games(records) or ""
 
@@ -216,14 +254,18 @@ def canonical_text(records: Sequence[Any]) -> str:
 def card_parts(card: str) -> tuple[str, str, str]:
     """A card's colour letter, its face ("5", or "w" for a wager) and a description."""
     colour, value = card[:1], card[1:]
-    name = COLOUR_NAMES.get(colour.upper(), colour)
-    described = f"{name} wager" if value == "w" else f"{name} {value}"
-    return colour.upper(), value, described
+    return colour.upper(), value, say(card_name(card))
 
 
 @bp.app_template_filter("colour_name")
 def colour_name(letter: str) -> str:
     return COLOUR_NAMES.get(letter.upper(), letter)
+
+
+@bp.app_template_global("colour_label")
+def colour_label(letter: str) -> str:
+    """A colour's name in the page's language, for labels read aloud (``R`` → "red")."""
+    return say(colour_words(letter))
 
 
 @bp.app_context_processor
@@ -494,6 +536,8 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     annotate_first = max(chunk_first, 1) if current else 1
     window = data["turns"][first_turn - 1:last_turn]
     board = f"board/{data['variant']}.html" if known else "board/generic.html"
+    shown_turns = [n for n, _ in positions if n > 0] + [first_turn, min(last_turn, applied)]
+    told = told_of(text, game, max(1, min(shown_turns)), max(shown_turns)) if known else {}
     context: dict[str, Any] = {
         "replay": data,
         "positions": positions,
@@ -519,6 +563,7 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
         "diagnostics_by_turn": diagnostics_by_turn,
         "board_templates": [board, "board/generic.html"],
         "has_hands": bool(positions) and "hands" in positions[0][1],
+        "told": told,
     }
     if part == "positions":
         return render_template("_positions.html", **context)
@@ -531,6 +576,7 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
         "graph": score_graph(data["running"], data["players"], current, link_length),
         "source_html": highlight_lcn(source, first_line, marked) if not embed and whole else None,
         "source_too_long": not whole,
+        "download_name": download_name(text, "lcn", "game"),
         "source_annotated": (annotate_source(source, data["diagnostics"], first_line)
                              if not data["valid"] and not embed else None),
     })
@@ -686,7 +732,8 @@ def download_lcn(game_id: str) -> ResponseReturnValue:
     """The stored file as LCN text."""
     text = stored_text(game_id)
     response = Response(text, mimetype="text/plain")
-    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.lcn"'
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="{download_name(text, "lcn", game_id)}"'
     response.cache_control.public = True
     response.cache_control.max_age = 7 * 24 * 3600
     response.cache_control.immutable = True
@@ -699,7 +746,8 @@ def download_json(game_id: str) -> ResponseReturnValue:
     from .api import game_document
 
     response = current_app.json.response(game_document(game_id, stored_text(game_id)))
-    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="{download_name(stored_text(game_id), "json", game_id)}"'
     response.cache_control.public = True
     response.cache_control.max_age = 7 * 24 * 3600
     response.cache_control.immutable = True

@@ -23,7 +23,16 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    has_request_context,
+    redirect,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
@@ -152,13 +161,24 @@ class ShareLinks:
     animation: str | None = None
 
 
-def _query(game: int, turn: int | None) -> dict[str, int]:
-    params: dict[str, int] = {}
+def _query(game: int, turn: int | None, view: str | None = None) -> dict[str, int | str]:
+    params: dict[str, int | str] = {}
     if game and game != 1:
         params["game"] = game
     if turn is not None:
         params["turn"] = turn
+    if view is not None:
+        params["view"] = view
     return params
+
+
+def _shown_view() -> str | None:
+    """The hands view of the page being made (``?view=``), kept in the links to a turn; None
+    for the default (every hand)."""
+    from .pages import VIEWS
+
+    view = request.args.get("view") if has_request_context() else None
+    return view if view in VIEWS and view != "all" else None
 
 
 def site_url(endpoint: str, **values: Any) -> str:
@@ -180,7 +200,7 @@ def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | N
     token = encode_link(lcn_text)
     too_long = len(token) > MAX_TOKEN_LENGTH
     at_game = _query(game, None)
-    at_turn = _query(game, turn)
+    at_turn = _query(game, turn, _shown_view())
     # The pictures speak the page's language (they are cached under their address alone).
     language = current_language()
     said = {"lang": language} if language != DEFAULT_LANGUAGE else {}

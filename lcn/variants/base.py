@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from ..diagnostics import Severity
 
 if TYPE_CHECKING:
+    from ..describe import TurnStory
     from ..model import GameRecord
 
 S = TypeVar("S")
@@ -226,6 +227,22 @@ class Variant(ABC, Generic[S, M]):
         template in ``lcn.moves.LABELS`` and the template's parameters (the words live in
         one catalog, ready for other languages)."""
         return "move", {"move": text}
+
+    # -- telling turns (lcn.describe) ---------------------------------------------------
+    def describe_move(self, state: S, move: M, names: list[str]) -> TurnStory:
+        """The turn ``move`` told in plain words, from ``state`` (the state before it).
+
+        A :class:`lcn.describe.TurnStory`: its line is a message (``lcn.messages.msg``) so
+        that it is said in every language with a catalog, and its marks say what a board
+        marks (``player``: the seat who played, or None). ``names`` are the players' names
+        in seat order. Called before :meth:`apply`, on a move :meth:`parse_move` read; the
+        default says who played the turn as written, so a new variant is told from the start.
+        """
+        from ..describe import default_story
+
+        seat = self.current_player(state)
+        return default_story(self.format_move(move), names[seat] if 0 <= seat < len(names)
+                             else None, seat)
 
     # -- numbering --------------------------------------------------------------------
     def move_number(self, state: S, turn_index: int) -> tuple[int, bool]:

@@ -21,6 +21,7 @@ from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant
 from .classic_express import express_check
 
 if TYPE_CHECKING:
+    from ..describe import TurnStory
     from ..model import GameRecord
 
 COLOUR_NAMES: dict[str, str] = {
@@ -1017,6 +1018,34 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             top = pile[-1] if pile else ""
         return key, {"card": move.card, "colour": colour, "take": top,
                      "pile": COLOUR_NAMES.get(move.draw, "")}
+
+    def describe_move(self, state: ClassicState, move: ClassicMove, names: list[str]
+                      ) -> TurnStory:
+        """"Pia places the red 9 and draws from the draw pile": the card placed or discarded,
+        and the pile drawn from (with the card taken from a discard pile: it was face up)."""
+        from ..describe import TurnStory, card_words, colour_words
+        from ..messages import msg
+
+        seat = self.current_player(state)
+        player = names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
+        card = card_words(move.card)
+        pile = state.piles.get(move.draw) if move.draw != "d" else None
+        taken = pile[-1] if pile else None
+        marks: dict[str, Any] = {"player": seat, "placed": move.card, "discarded": move.discard,
+                                 "from": move.draw, "taken": taken}
+        if move.discard:
+            play = msg("{player} discards {card}", player=player, card=card)
+        else:
+            play = msg("{player} places {card}", player=player, card=card)
+        if move.draw == "d":
+            draw = msg("draws from the draw pile")
+        elif taken is None:
+            draw = msg("draws from the empty {pile} discard pile", pile=colour_words(move.draw))
+        else:
+            draw = msg("takes {taken} from the {pile} discard pile", taken=card_words(taken),
+                       pile=colour_words(move.draw))
+        line = msg("{play} and {draw}", play=play, draw=draw)
+        return TurnStory(line, marks)
 
 
 #: A seat's tag: ``Player`` and the seat's number (ASCII digits, no leading zero).

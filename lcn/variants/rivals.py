@@ -28,6 +28,7 @@ from ..diagnostics import Severity, hint
 from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 
 if TYPE_CHECKING:
+    from ..describe import TurnStory
     from ..model import GameRecord
 
 #: The five colours of Rivals, in the order LCN lists expeditions.
@@ -1335,6 +1336,36 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         if amount == "-":
             return "rivals.pass", {"player": state.names[seat]}
         return "rivals.bid", {"player": state.names[seat], "amount": amount}
+
+    def describe_move(self, state: RivalsState, move: RivalsMove, names: list[str]
+                      ) -> TurnStory:
+        """"Quinn wins the auction for 2 gold, places a red wager card, uncovers the yellow
+        5": the auction's winner and price (the highest bid, at most the winner's gold, as
+        the engine charges it), the cards taken and returned, and the card uncovered."""
+        from ..describe import TurnStory, card_words, cards_words
+        from ..messages import join, msg
+
+        up = str(move.up.value)
+        if not move.is_auction:
+            seat = state.player
+            marks: dict[str, Any] = {"player": seat, "auction": False, "uncovered": up}
+            return TurnStory(msg("{player} uncovers {card}", player=names[seat],
+                                 card=card_words(up)), marks)
+        _active, high, winner, _expected = self._calls(state, move.bids)
+        seat = state.player if winner is None else winner
+        price = min(high, max(state.gold[seat], 0))
+        placed = [str(item.value) for item in move.place]
+        boxed = str(move.box.value) if move.box is not None else None
+        parts = [msg("{player} wins the auction for {price} gold", player=names[seat],
+                     price=price)]
+        if placed:
+            parts.append(msg("places {cards}", cards=cards_words(placed)))
+        if boxed is not None:
+            parts.append(msg("returns {card} to the box", card=card_words(boxed)))
+        parts.append(msg("uncovers {card}", card=card_words(up)))
+        marks = {"player": seat, "auction": True, "winner": seat, "price": price,
+                 "placed": placed, "boxed": boxed, "uncovered": up}
+        return TurnStory(join(parts), marks)
 
 
 VARIANT = RivalsVariant()

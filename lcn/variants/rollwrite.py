@@ -67,6 +67,7 @@ from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 from .rivals import player_tokens as _letter_tokens
 
 if TYPE_CHECKING:
+    from ..describe import TurnStory
     from ..model import GameRecord
 
 #: The six expeditions, left to right on the sheet.
@@ -1444,6 +1445,57 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             words.append(label("rollwrite.mark.accelerate", {}))
         params["marks"] = "".join(words)
         return f"rollwrite.{kind}", params
+
+    def describe_move(self, state: RollWriteState, move: RollWriteMove, names: list[str]
+                      ) -> TurnStory:
+        """"Ivo writes purple 6; Tove refuses; Gus writes yellow 3, accelerates purple": each
+        player's choice of the roll in the order written, with the artefacts shaded, the
+        accelerations taken or declined and the top artefacts claimed."""
+        from ..describe import TurnStory, colour_words
+        from ..messages import join, msg
+
+        told = []
+        choices: list[dict[str, Any]] = []
+        for choice in move.choices:
+            player = names[choice.seat] if 0 <= choice.seat < len(names) else choice.token
+            if choice.kind == "refuse":
+                told.append(msg("{player} refuses", player=player))
+                choices.append({"seat": choice.seat, "kind": "refuse"})
+                continue
+            colour = choice.colour or ""
+            if choice.kind == "circle":
+                told.append(msg("{player} marks the {colour} circle", player=player,
+                                colour=colour_words(colour)))
+                choices.append({"seat": choice.seat, "kind": "circle", "colour": colour})
+                continue
+            clauses = []
+            accelerated: list[str] = []
+            artefacts = 0
+            for index, step in enumerate(choice.steps):
+                if index == 0 and step.top:
+                    clauses.append(msg("{player} claims the top artefact of {colour}",
+                                       player=player, colour=colour_words(step.colour)))
+                elif index == 0:
+                    clauses.append(msg("{player} writes {colour} {value}", player=player,
+                                       colour=colour_words(step.colour), value=choice.value))
+                elif step.top:
+                    accelerated.append(step.colour)
+                    clauses.append(msg("accelerates into {colour} and claims its top artefact",
+                                       colour=colour_words(step.colour)))
+                else:
+                    accelerated.append(step.colour)
+                    clauses.append(msg("accelerates {colour}", colour=colour_words(step.colour)))
+                if step.artefact:
+                    artefacts += 1
+                    clauses.append(msg("shades an artefact"))
+                if step.arrow == "-":
+                    clauses.append(msg("declines the acceleration"))
+            told.append(join(clauses))
+            choices.append({"seat": choice.seat, "kind": "write", "colour": colour,
+                            "value": choice.value, "accelerated": accelerated,
+                            "artefacts": artefacts})
+        line = join(told, "; ") if told else msg("the dice are rolled")
+        return TurnStory(line, {"player": state.roller, "choices": choices})
 
 
 VARIANT = RollWriteVariant()

@@ -85,6 +85,7 @@
     if (offset >= chunk - 10) { load(number + 1); }
     if (offset < 10) { load(number - 1); }
   }
+  var announce = document.getElementById("turn-announce");
   var moves = document.getElementById("moves");
   var marker = document.getElementById("graph-marker");
   var graph = document.getElementById("graph");
@@ -155,7 +156,12 @@
     }
     prefetch(turn);
     if (chunks[chunkOf(turn)] === "loaded") { root.setAttribute("data-ready", "1"); }
-    root.dispatchEvent(new CustomEvent("lcn:turn", { bubbles: true, detail: { turn: turn } }));
+    keepSpace();
+    if (announce && (!options || !options.quiet)) {
+      var line = next.querySelector(".turn-line");
+      announce.textContent = line ? line.textContent : "";
+    }
+    root.dispatchEvent(new CustomEvent("lcn:turn", { bubbles: true, detail: { turn: turn, view: root.getAttribute("data-view") } }));
   }
 
   // A long game's move list shows one page of turns: a turn outside it brings its page.
@@ -198,6 +204,7 @@
     if (window.history && window.history.replaceState) {
       window.history.replaceState(null, "", urlFor(current, view).toString());
     }
+    root.dispatchEvent(new CustomEvent("lcn:turn", { bubbles: true, detail: { turn: current, view: view } }));
   }
 
   root.addEventListener("click", function (event) {
@@ -220,36 +227,81 @@
     }
   });
 
-  // Autoplay: one turn every 1.5 seconds until the end, or until any other step.
+  // Autoplay: one turn every few seconds (the speed chosen) until the end, or until any other
+  // step.
   var play = document.getElementById("play");
+  var speed = document.getElementById("speed");
   var timer = null;
   function stop() {
     if (timer !== null) { window.clearInterval(timer); timer = null; }
-    if (play) { play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); }
+    if (play) { play.textContent = play.getAttribute("data-play") || "Play"; play.setAttribute("aria-pressed", "false"); }
+  }
+  function delay() {
+    var chosen = speed ? parseInt(speed.value, 10) : 1500;
+    return chosen > 0 ? chosen : 1500;
   }
   function start() {
     if (current >= last) { go(0); }
-    play.textContent = "Pause";
+    play.textContent = play.getAttribute("data-pause") || "Pause";
     play.setAttribute("aria-pressed", "true");
     timer = window.setInterval(function () {
       if (current >= last) { stop(); return; }
       go(current + 1);
-    }, 1500);
+    }, delay());
   }
   if (play) {
     play.hidden = false;
     play.addEventListener("click", function () { if (timer === null) { start(); } else { stop(); } });
   }
+  if (speed) {
+    speed.closest("label").hidden = false;
+    speed.addEventListener("change", function () {
+      if (timer !== null) { window.clearInterval(timer); timer = null; start(); }
+    });
+  }
+
+  // Keyboard help (the "?" button or key). Letter shortcuts (p, ?) can be turned off there
+  // (WCAG 2.1.4); the choice is kept in this browser.
+  var keysButton = document.getElementById("keys-button");
+  var keysHelp = document.getElementById("keys-help");
+  var letterKeys = document.getElementById("letter-keys");
+  var lettersOn = true;
+  try { lettersOn = window.localStorage.getItem("lcn-letter-keys") !== "off"; } catch (error) { lettersOn = true; }
+  if (letterKeys) {
+    letterKeys.checked = lettersOn;
+    letterKeys.addEventListener("change", function () {
+      lettersOn = letterKeys.checked;
+      try { window.localStorage.setItem("lcn-letter-keys", lettersOn ? "on" : "off"); } catch (error) { /* not kept */ }
+    });
+  }
+  function showHelp(open) {
+    if (!keysHelp || !keysButton) { return; }
+    keysHelp.hidden = !open;
+    keysButton.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) { (letterKeys || keysHelp).focus(); } else { keysButton.focus(); }
+  }
+  if (keysButton && keysHelp) {
+    keysButton.hidden = false;
+    keysButton.addEventListener("click", function () { showHelp(keysHelp.hidden); });
+    var close = document.getElementById("keys-close");
+    if (close) { close.addEventListener("click", function () { showHelp(false); }); }
+  }
 
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (event.key === "Escape" && keysHelp && !keysHelp.hidden) { showHelp(false); return; }
     var target = event.target;
     var tag = target && target.tagName ? target.tagName.toLowerCase() : "";
     if (tag === "input" || tag === "textarea" || tag === "select" || (target && target.isContentEditable)) { return; }
     var turn = null;
-    if ((event.key === "p" || event.key === "P") && play) {
+    if ((event.key === "p" || event.key === "P") && play && lettersOn) {
       event.preventDefault();
       if (timer === null) { start(); } else { stop(); }
+      return;
+    }
+    if (event.key === "?" && keysHelp && lettersOn) {
+      event.preventDefault();
+      showHelp(keysHelp.hidden);
       return;
     }
     if (event.key === "ArrowLeft") { turn = current - 1; }
@@ -261,6 +313,35 @@
     stop();
     go(turn);
   });
+
+  // The board's space is kept at the tallest position seen, so that what stands under it does
+  // not move while stepping. In an embed, the board is scaled down instead to the height the
+  // frame leaves above the controls, so that both show without scrolling.
+  var embed = document.body.classList.contains("embed");
+  var reserved = 0;
+  function keepSpace() {
+    if (!holder) { return; }
+    if (embed) { fit(); return; }
+    var height = holder.offsetHeight;
+    if (height > reserved) { reserved = height; holder.style.minHeight = height + "px"; }
+  }
+  function fit() {
+    // Scaled by what the page overflows the frame, a few times over (the bars below the board
+    // and the text around it do not scale with it).
+    holder.style.zoom = "";
+    var zoom = 1;
+    for (var round = 0; round < 4; round++) {
+      var over = document.documentElement.scrollHeight - window.innerHeight;
+      if (over <= 0) { return; }
+      var height = holder.getBoundingClientRect().height;
+      var wanted = height - over - 1;
+      if (wanted < 40 || zoom <= 0.25) { return; }
+      zoom = Math.max(0.25, Math.floor(zoom * wanted / height * 100) / 100);
+      holder.style.zoom = String(zoom);
+    }
+  }
+  if (embed) { window.addEventListener("resize", keepSpace); }
+  keepSpace();
 
   (function scrollToCurrent() {
     var move = moves ? moves.querySelector(".mv.current") : null;

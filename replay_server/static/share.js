@@ -20,6 +20,13 @@
     } else {
       parsed.searchParams.set("turn", String(turn));
     }
+    // The hands view chosen on the page (?view=) travels with the links too.
+    var view = new URL(window.location.href).searchParams.get("view");
+    if (view) {
+      parsed.searchParams.set("view", view);
+    } else if (parsed.searchParams.has("view")) {
+      parsed.searchParams.delete("view");
+    }
     return parsed.toString();
   }
 

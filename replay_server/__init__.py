@@ -66,6 +66,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sharing.bp)
+    from . import record
+    app.register_blueprint(record.bp)
     return app
 
 

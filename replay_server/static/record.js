@@ -236,6 +236,7 @@
       game.pieces.push(saved);
     }
     $("choices").setAttribute("aria-busy", "true");
+    root.setAttribute("data-busy", "");
     post(root.getAttribute("data-moves-url"), {lcn: asked, game: index}).then(function (answer) {
       if (answer.status === 429) {
         showProblem(say("busy"));
@@ -278,11 +279,13 @@
       }
       render();
     }).catch(function () {
+      position = null;  // the choices shown were for the position before: never offer them
       setOffline(true);
       render();
     }).then(function () {
       running = false;
       $("choices").removeAttribute("aria-busy");
+      root.removeAttribute("data-busy");
       if (again) {
         refresh();
       }
@@ -299,7 +302,7 @@
   function button(lcn, face, caption, colour) {
     var element = document.createElement("button");
     element.type = "button";
-    element.className = "choice" + (colour ? " c-" + colour + "-mark" : "");
+    element.className = "rec-choice" + (colour ? " c-" + colour + "-mark" : "");
     element.setAttribute("data-lcn", lcn);
     var big = document.createElement("span");
     big.className = "face";
@@ -470,6 +473,10 @@
       }).join(", ")});
     }
     $("choices-title").textContent = heading;
+    root.toggleAttribute("data-over", over && !!game.result);
+    if (position) {
+      $("choices").setAttribute("data-turn", String(position.turn));
+    }
     $("choices").hidden = !heading && !turns.length;
     $("undo").disabled = !turns.length && state.games.length === 1;
     $("next-game").hidden = !(over && state.match && state.games.length < 3 && game.result);

@@ -288,9 +288,11 @@ def test_the_record_survives_without_the_server_and_says_so(site: str, chromium:
         assert page.locator("#net-status").is_visible()
         kept = json.loads(page.evaluate("window.localStorage.getItem('lcn-record-v1')"))
         assert [p["lcn"] for p in kept["games"][0]["pieces"]] == ["Yw", "/d", "B2", "/d"]
-        assert "1. Yw/d B2/d" in page.locator("#lcn-text").inner_text()
+        assert "1. Yw/d B2/d" in (page.locator("#lcn-text").text_content() or "")
         page.context.set_offline(False)
-        page.click("#retry")
+        # Back online, the page asks again by itself ("online"); the button asks too.
+        page.evaluate("document.getElementById('retry').click()")
+        page.wait_for_selector("#net-status[hidden]", state="attached")
         ready(page)
         assert page.locator("#net-status").is_hidden()
         assert page.locator("#choices").get_attribute("data-turn") == "3"

@@ -471,13 +471,14 @@
       heading = say("over", {totals: game.players.map(function (name, seat) {
         return name + " " + ((game.totals || [])[seat]);
       }).join(", ")});
+    } else {
+      heading = running ? say("loading") : say("no_choices");
     }
     $("choices-title").textContent = heading;
     root.toggleAttribute("data-over", over && !!game.result);
     if (position) {
       $("choices").setAttribute("data-turn", String(position.turn));
     }
-    $("choices").hidden = !heading && !turns.length;
     $("undo").disabled = !turns.length && state.games.length === 1;
     $("next-game").hidden = !(over && state.match && state.games.length < 3 && game.result);
     $("lcn-text").textContent = fileText(false);

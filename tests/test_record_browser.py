@@ -193,6 +193,7 @@ def assert_recorded(game: Any, pieces: list[tuple[str, bool]]) -> None:
     assert [turn.text for turn in game.turns] == canonical(game, tapped)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "players", "wagers", "seed"), [
     ("classic5", ["Ada", "Bo"], None, 1),
     ("rivals", ["Ada", "Bo", "Cy"], [("R", "B"), ("Y", "G"), ("W", "R")], 2),
@@ -226,6 +227,7 @@ def test_a_whole_game_is_recorded_by_taps_alone_and_saved(
         assert errors.messages == []
 
 
+@pytest.mark.slow
 def test_a_match_of_three_games_keeps_the_running_totals(site: str, chromium: Any) -> None:
     rng = random.Random(7)
     with phone_page(chromium) as (page, errors):

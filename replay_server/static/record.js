@@ -244,8 +244,13 @@
         return null;
       }
       setOffline(false);
+      if (again) {  // the record changed meanwhile (an undo): this answer is for the old one
+        return null;
+      }
       if (answer.status !== 200) {
-        if (!turns.length) {
+        if (answer.status !== 400) {
+          showProblem(say("server", {message: errorMessage(answer.data)}));
+        } else if (!turns.length) {
           showProblem(say("setup_broken", {message: errorMessage(answer.data)}));
         } else {
           showProblem(say("broken", {message: errorMessage(answer.data)}));
@@ -256,6 +261,9 @@
       }
       showProblem("");
       position = answer.data;
+      if (!position.over) {
+        game.result = null;
+      }
       if (!isClassic()) {
         game.open = !position.over && turns.length > 0 && position.turn === turns.length;
       }
@@ -263,7 +271,7 @@
       var shown = fileText(true);
       return post(root.getAttribute("data-position-url"), {lcn: shown, game: index});
     }).then(function (board) {
-      if (board === null || board === undefined) {
+      if (board === null || board === undefined || again) {
         return;
       }
       if (board.status === 200) {

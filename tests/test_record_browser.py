@@ -321,3 +321,33 @@ def test_german_page_and_bad_setup(site: str, chromium: Any) -> None:
         assert "zwei" in page.locator("#problem").inner_text()
         check_page(page)
         assert errors.messages == []
+
+
+def test_with_the_hands_entered_the_cards_offered_are_the_hand(site: str, chromium: Any) -> None:
+    hand1, hand2 = "B5 G6 G8 B3 B6 Y3 B7 Y9", "G10 G7 Yw W4 R10 G3 W9 W7"
+    with phone_page(chromium) as (page, errors):
+        page.goto(site + "/record")
+        page.evaluate("window.localStorage.clear()")
+        page.goto(site + "/record")
+        page.fill("#player-1", "Hana")
+        page.fill("#player-2", "Ivo")
+        page.fill("#hand-1", hand1)
+        page.fill("#hand-2", hand2)
+        page.click("#setup-form button[type=submit]")
+        page.wait_for_selector("#recording:not([hidden])")
+        ready(page)
+        offered = page.locator("#choice-groups [data-lcn]").evaluate_all(
+            "buttons => buttons.map(b => b.getAttribute('data-lcn'))")
+        cards = set(hand1.split())
+        assert set(offered) == cards | {"x" + card for card in cards}
+        page.click("#choice-groups [data-lcn='xB5']")
+        sources = page.locator("#choice-groups [data-lcn]").evaluate_all(
+            "buttons => buttons.map(b => b.getAttribute('data-lcn'))")
+        assert sources == ["/d"]  # every discard pile is empty
+        page.click("#choice-groups [data-lcn='/d']")
+        ready(page)
+        assert "Ivo" in page.locator("#choices-title").inner_text()
+        assert page.locator("#board .hand").count() == 2
+        assert 'Hand1 "B5 G6 G8 B3 B6 Y3 B7 Y9"' in (page.locator("#lcn-text").text_content() or "")
+        check_page(page)
+        assert errors.messages == []

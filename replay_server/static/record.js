@@ -34,6 +34,7 @@
   var running = false;   // a refresh is under way
   var again = false;     // another refresh was asked for meanwhile
   var retryTimer = null;
+  var boardText = null;  // the text whose table is shown
 
   function load() {
     try {
@@ -269,7 +270,15 @@
       }
       store();
       var shown = fileText(true);
-      return post(root.getAttribute("data-position-url"), {lcn: shown, game: index});
+      if (shown === boardText && !position.over) {  // the same table as last time (a die, a bid)
+        return {status: 304};
+      }
+      return post(root.getAttribute("data-position-url"), {lcn: shown, game: index}).then(function (board) {
+        if (board.status === 200) {
+          boardText = shown;
+        }
+        return board;
+      });
     }).then(function (board) {
       if (board === null || board === undefined || again) {
         return;
@@ -282,7 +291,7 @@
           game.result = board.data.totals.join(":");
           store();
         }
-      } else if (board.status !== 429) {
+      } else if (board.status !== 429 && board.status !== 304) {
         $("board").textContent = say("board_error", {message: errorMessage(board.data)});
       }
       render();
@@ -692,6 +701,7 @@
     state = null;
     position = null;
     $("board").textContent = "";
+    boardText = null;
     $("permalink-line").hidden = true;
     $("save-status").textContent = "";
     showProblem("");

@@ -67,6 +67,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(preview.bp)
+    from . import record
+    app.register_blueprint(record.bp)
     return app
 
 

@@ -1,7 +1,7 @@
 """``POST /api/v1/moves``: the legal continuations of a game, for recorders and bots.
 
 A thin shell over :func:`lcn.legal_moves`, on the API blueprint of :mod:`replay_server.api`
-(its routes, error shape, size limit and write rate limit).
+(its routes, error shape, size limit and rate limit of its own (MOVES_RATELIMIT)).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import lcn
 from lcn.moves import InvalidRecord
 
 from .api import BadInput, _bad, bp
-from .security import write_limit
+from .security import moves_limit
 
 
 class MovesRequestSchema(Schema):
@@ -66,7 +66,7 @@ def _read_body() -> dict[str, Any]:
 
 
 @bp.post("/moves")
-@write_limit
+@moves_limit
 def moves_route() -> ResponseReturnValue:
     """The legal continuations of a game.
     ---

@@ -33,6 +33,10 @@ R = TypeVar("R")
 
 DEFAULT_RATELIMIT = "30 per minute"
 DEFAULT_READ_RATELIMIT = "60 per minute"
+#: The budget of POST /api/v1/moves: a game recorded at the table asks for the choices after
+#: every tap (a Roll & Write turn of five players is a dozen taps), nothing is stored, and
+#: one answer costs about as much as validating the record once.
+DEFAULT_MOVES_RATELIMIT = "600 per minute"
 
 _CSP_COMMON = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "object-src 'none'; base-uri 'none'; form-action 'self'")
@@ -69,6 +73,28 @@ def write_limit(view: Callable[P, R]) -> Callable[P, R]:
         if limiter is None or not limiter.enabled:
             return view(*args, **kwargs)
         with limiter.shared_limit(_write_limit_value, scope="lcn-write"):
+            return view(*args, **kwargs)
+
+    return wrapper
+
+
+def _moves_limit_value() -> str:
+    return str(current_app.config.get("MOVES_RATELIMIT") or DEFAULT_MOVES_RATELIMIT)
+
+
+def moves_limit(view: Callable[P, R]) -> Callable[P, R]:
+    """Rate limit the legal-moves route on its own budget, ``MOVES_RATELIMIT``.
+
+    It writes nothing, so the writes' budget (30 a minute) would stop a recorder at the table
+    within a couple of turns; it is CPU all the same, so it has a budget of its own.
+    """
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        limiter = current_app.extensions.get("lcn_limiter")
+        if limiter is None or not limiter.enabled:
+            return view(*args, **kwargs)
+        with limiter.shared_limit(_moves_limit_value, scope="lcn-moves"):
             return view(*args, **kwargs)
 
     return wrapper

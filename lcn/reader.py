@@ -69,8 +69,10 @@ _PLAIN_START = frozenset("0123456789-$*")
 #: line, possibly indented); such lines take the reader's general path.
 _NOT_MOVETEXT_START = frozenset(("", " ", "\t", "["))
 #: The comments of a line kept for the express check: a brace comment closed on the line,
-#: and a ``;`` comment to its end, found from the left as the lexer finds them.
-_LINE_COMMENT = re.compile(r"\{[^}]*\}|;.*")
+#: and a ``;`` comment to its end, found from the left as the lexer finds them. A brace
+#: comment holding a `{` is not found (the `{` left makes the line read as usual), so that
+#: no `{` is scanned past twice.
+_LINE_COMMENT = re.compile(r"\{[^{}]*\}|;.*")
 
 
 def _blank(match: re.Match[str]) -> str:

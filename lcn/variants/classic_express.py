@@ -96,7 +96,7 @@ class _Tables:
 
 _TABLES: dict[ClassicConfig, _Tables] = {}
 #: A move number as the reader takes it, perhaps glued to the word after it (``12.R7/d``).
-_NUMBER = re.compile(r"([0-9]{1,9})(\.+)(.*)")
+_NUMBER = re.compile(r"([0-9]{1,9})(\.+)([^.]*)")
 
 
 #: The seats' tags of a classic game: any other ``Player...`` tag is left to the full engine.

@@ -19,6 +19,7 @@ Rule IDs are those of ``seeds/rivals.md``.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -205,7 +206,6 @@ def _count(text: str, offset: int, what: str) -> int:
     return int(text)
 
 
-_PARSE_CACHE: dict[tuple[tuple[str, ...], str], RivalsMove] = {}
 
 
 def parse_move(text: str, tokens: list[str]) -> RivalsMove:
@@ -216,14 +216,15 @@ def parse_move(text: str, tokens: list[str]) -> RivalsMove:
     >>> format_move(parse_move("ada1 BO- place:r4,R4 Box:gw UP:y7", ["Ada", "Bo"]))
     'Ada1 Bo- place:R4,R4 box:Gw up:Y7'
     """
-    key = (tuple(tokens), text)
-    cached = _PARSE_CACHE.get(key)
-    if cached is not None:
-        return cached
-    move = _parse_move(text, tokens)
-    if len(_PARSE_CACHE) < 100_000:
-        _PARSE_CACHE[key] = move
-    return move
+    return _parse_recent(tuple(tokens), text)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_recent(tokens: tuple[str, ...], text: str) -> RivalsMove:
+    """The turns parsed last: a game repeats some of its turns (passes, the same bid), and
+    looking ahead parses a turn again. Bounded: turns of other games seldom come back, and
+    a cache that grew with the input would hold memory that every collection walks."""
+    return _parse_move(text, list(tokens))
 
 
 def _parse_move(text: str, tokens: list[str]) -> RivalsMove:

@@ -87,6 +87,9 @@ PILE_SIZE = TOTAL_CARDS // PILE_COUNT
 
 def parse_card(text: str, offset: int = 0) -> str:
     """The canonical form of a card token (``r7`` → ``R7``, ``gW`` → ``Gw``)."""
+    card = _CARD_SPELLINGS.get(text)
+    if card is not None:
+        return card
     if not text:
         raise MoveSyntaxError("expected a card: a colour letter (Y B W G R) and 2-10 or `w`",
                               offset, 1, code="bad-card", rule="V-SETUP-CARDS")
@@ -104,6 +107,10 @@ def parse_card(text: str, offset: int = 0) -> str:
     raise MoveSyntaxError(
         f"unknown card `{text}`: a card is a colour and a value 2-10, or `w` for a wager",
         offset, len(text), code="bad-card", rule="V-SETUP-CARDS")
+
+
+#: The cards as usually written (canonical, or in lower case): found without parsing.
+_CARD_SPELLINGS = {spelt: card for card in card_set() for spelt in (card, card.lower())}
 
 
 # -- moves ------------------------------------------------------------------------------
@@ -325,7 +332,6 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
 
 
 def _parse_bid(word: str, start: int, tokens: list[str], lookup: dict[str, int]) -> Bid:
-    expected = ", ".join(tokens)
     if word.endswith("-"):
         who, amount = word[:-1], None
         seat = lookup.get(who.casefold())
@@ -347,6 +353,7 @@ def _parse_bid(word: str, start: int, tokens: list[str], lookup: dict[str, int])
             if match is not None and int(match.group(1)) <= len(tokens):
                 seat, amount = int(match.group(1)) - 1, int(match.group(2))
     if seat is None:
+        expected = ", ".join(tokens)
         if not who:
             raise MoveSyntaxError(f"`{word}`: a bid names its player first (`{tokens[0]}{word}`)",
                                   start, len(word), code="unknown-player", rule=_PLAYER_RULE)

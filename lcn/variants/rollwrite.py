@@ -752,7 +752,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         names = state.names
         colours = list(move.colours)
         numbers = list(move.numbers)
-        before = [{c: s.filled(c) for c in COLUMNS} for s in state.sheets]
+        # What each sheet had filled, in the columns whose bridge nobody has passed yet
+        # (the only ones the bridges below look at).
+        open_columns = [c for c in COLUMNS if state.bridges[c] is None]
+        before = [{c: s.filled(c) for c in open_columns} for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
         for choice in choices:
@@ -776,9 +779,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             self._choose(state, choice, turn, problems)
         # Bridges: every player who passes a bridge nobody passed before scores it (RW-BRIDGE-FIRST).
         newly: list[str] = []
-        for column in COLUMNS:
-            if state.bridges[column] is not None:
-                continue
+        for column in open_columns:
             passers = tuple(seat for seat, sheet in enumerate(state.sheets)
                             if sheet.filled(column) >= BRIDGE_BOX > before[seat][column])
             if passers:

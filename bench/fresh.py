@@ -16,6 +16,7 @@ goes.
 from __future__ import annotations
 
 import cProfile
+import functools
 import io
 import pstats
 import statistics
@@ -70,8 +71,8 @@ def bench_fresh(table: Table, games: int, runs: int, timed: Callable[[Callable[[
     for round_ in range(runs):  # interleaved: one first pass of every kind per round
         for kind in KINDS:
             corpus = data[kind][round_]
-            took[kind].append(timed(lambda corpus=corpus: validate(corpus)))
-            floors[kind].append(timed(lambda corpus=corpus: floor(corpus)))
+            took[kind].append(timed(functools.partial(validate, corpus)))
+            floors[kind].append(timed(functools.partial(floor, corpus)))
     sizes = {kind: [count(corpus) for corpus in data[kind][:runs]] for kind in KINDS}
 
     table.section(f"First passes over unseen games (CPU time, a new corpus each of {runs} rounds)")
@@ -103,4 +104,4 @@ def bench_fresh(table: Table, games: int, runs: int, timed: Callable[[Callable[[
         spare = data[kind][runs]
         table.profile(f"Why: {why}. The profile of a first pass over "
                       f"{count(spare)[0]:,} more {KINDS[kind][0]} games (tottime, top lines)",
-                      _profile(lambda spare=spare: validate(spare)))
+                      _profile(functools.partial(validate, spare)))

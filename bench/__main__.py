@@ -49,6 +49,14 @@ class Table:
 
     def __init__(self) -> None:
         self.rows: list[tuple[str, str, str]] = []
+        #: Profiles printed where a goal is not met: (title, text).
+        self.profiles: list[tuple[str, str]] = []
+        #: python-chess's plies/s in this run, once measured.
+        self.peer_plies: float | None = None
+
+    def profile(self, title: str, text: str) -> None:
+        self.profiles.append((title, text))
+        print(f"\n{title}\n{text}", flush=True)
 
     def add(self, name: str, figure: str, note: str = "") -> None:
         self.rows.append((name, figure, note))
@@ -61,6 +69,8 @@ class Table:
     def markdown(self) -> str:
         lines = ["| measure | figure | note |", "| --- | ---: | --- |"]
         lines += [f"| {a} | {b} | {c} |" for a, b, c in self.rows]
+        for title, text in self.profiles:
+            lines += ["", f"{title}:", "", "```text", text, "```"]
         return "\n".join(lines)
 
 
@@ -213,6 +223,7 @@ def bench_validation(table: Table, games: int, runs: int, skip: list[str]) -> di
     else:
         table.section("The peer: python-chess on random legal games of as many plies")
         plies = chess_plies / seconds["chess read_game"]
+        table.peer_plies = plies
         table.add("python-chess read_game (legality checked)", f"{plies:,.0f} plies/s",
                   f"{chess_games / seconds['chess read_game']:,.0f} games/s; {chess_games:,} games, "
                   f"{chess_plies:,} plies, {len(pgn) / 1e6:.1f} MB")
@@ -309,6 +320,40 @@ def bench_jobs(table: Table, games: int, runs: int, jobs: int) -> None:
                           f"without it, {(one - start) / (several - start):.2f}x")
 
 
+def bench_many_files(table: Table, runs: int, jobs: int, files: int) -> None:
+    """``lcn validate --jobs N`` against one job over a directory of many small files.
+
+    Each file holds 3 games without the deal, as an engine's self-play might leave them;
+    one pool serves the whole command, and small files go to it in groups
+    (``lcn.parallel.FileRuns``). Wall time, interleaved rounds, medians.
+    """
+    table.section(f"lcn validate --jobs {jobs} over {files:,} small files")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "many"
+        folder.mkdir()
+        games = corpora.classic(3 * files, deal=False, seed=31).split("\n\n[")
+        games = games[:1] + ["[" + game for game in games[1:]]
+        for index in range(files):
+            (folder / f"game{index:05}.lcn").write_text(
+                "\n\n".join(game.rstrip("\n") for game in games[3 * index:3 * index + 3]) + "\n")
+        walls: dict[int, list[float]] = {1: [], jobs: []}
+        cpus: dict[int, list[float]] = {1: [], jobs: []}
+        for _ in range(runs):
+            for n in (1, jobs):
+                wall, cpu = _cli_run(["validate", "-q", "--jobs", str(n), str(folder)])
+                walls[n].append(wall)
+                cpus[n].append(cpu)
+    load = os.getloadavg()[0]
+    one, several = statistics.median(walls[1]), statistics.median(walls[jobs])
+    table.add(f"lcn validate -q DIR, 1 job, {files:,} files of 3 games", f"{one:.2f} s",
+              f"{statistics.median(cpus[1]):.2f} CPU s")
+    table.add(f"lcn validate -q DIR --jobs {jobs}", f"{several:.2f} s",
+              f"{statistics.median(cpus[jobs]):.2f} CPU s (all processes)")
+    table.add(f"speed-up of --jobs {jobs} over 1 job, many files", f"{one / several:.2f}x",
+              f"{os.cpu_count()} cores, load average {load:.1f}; target >= 1.8x on 2 quiet cores, "
+              "never below 1x")
+
+
 def bench_stream(table: Table, size_mb: int) -> None:
     """Peak memory of ``lcn validate`` on a generated file of ``size_mb`` megabytes."""
     table.section("Streaming")
@@ -339,10 +384,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000, help="classic games per corpus")
     parser.add_argument("--runs", type=int, default=7, help="timings per measure (median)")
     parser.add_argument("--jobs", type=int, default=2, help="processes for the --jobs measure")
+    parser.add_argument("--many-files", type=int, default=2000,
+                        help="small files (3 games each) for the many-files measure")
     parser.add_argument("--stream-mb", type=int, default=1000, help="size of the streaming file")
     parser.add_argument("--skip", action="append", default=[],
-                        choices=["validation", "chess", "scaling", "parts", "jobs", "dask", "site",
-                                 "stream"],
+                        choices=["validation", "chess", "fresh", "scaling", "parts", "jobs", "many",
+                                 "dask", "site", "stream"],
                         help="leave a part out (repeat for several)")
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown here")
     args = parser.parse_args(argv)
@@ -352,6 +399,11 @@ def main(argv: list[str] | None = None) -> int:
     corpus = {}
     if "validation" not in args.skip:
         corpus = bench_validation(table, args.games, args.runs, args.skip)
+    if "fresh" not in args.skip:
+        from .fresh import bench_fresh
+
+        bench_fresh(table, args.games, args.runs, timed, floor_pass, validate_all, count,
+                    table.peer_plies)
     if "scaling" not in args.skip and corpus:
         bench_scaling(table, corpus, args.runs)
     if "parts" not in args.skip and corpus:
@@ -360,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_parts(table, corpus, args.runs, interleaved, floor_pass)
     if "jobs" not in args.skip:
         bench_jobs(table, args.games, args.runs, args.jobs)
+    if "many" not in args.skip:
+        bench_many_files(table, args.runs, args.jobs, args.many_files)
     if "dask" not in args.skip:
         from .cluster import bench_dask
 

@@ -19,6 +19,98 @@ def classic(games: int, *, expeditions: int = 5, deal: bool = True, seed: int = 
     return "\n".join(out)
 
 
+#: Comments a hand-annotated record might hold (colons, stars and brackets included, which
+#: a reader must not take for a termination or a tag).
+_REMARKS = ("good", "a risky wager", "Clara: why not the 7?", "** the key turn **",
+            "keeps [red] open", "the draw pile runs low", "forced", "she waits for the 10")
+
+
+def _spell(turn: str, case: float, rng: random.Random) -> str:
+    """A turn in the letter case a person might type (the reader takes any): as written
+    (``case`` < 0.6), in lower case (< 0.9), or now and then any case letter by letter."""
+    if case < 0.6:
+        return turn
+    if case < 0.9 or rng.random() < 0.8:
+        return turn.lower()
+    return "".join(c.upper() if rng.random() < 0.5 else c.lower() for c in turn)
+
+
+def hand_format(text: str, seed: int) -> str:
+    """A canonical record as a person might write and annotate it: the same game.
+
+    Move numbers written, left out, glued to the turn or as ``N...`` before the second
+    player's turn; turns in any letter case; suffix glyphs glued or alone and numeric
+    glyphs; brace comments before the first turn and after turns, ``;`` comments at the
+    end of lines; tabs and runs of spaces between words, indented lines, lines of any
+    length. Every spelling is one the spec allows, so the game stays valid.
+    """
+    head, _, movetext = text.partition("\n\n")
+    words = movetext.split()
+    termination = words.pop()
+    turns = [word for word in words if not word[0].isdigit()]
+    rng = random.Random(seed)
+    case = rng.random()  # how this writer spells the cards
+    out: list[str] = []
+    if rng.random() < 0.5:
+        out.append("{" + rng.choice(_REMARKS) + "}")
+    for index, turn in enumerate(turns):
+        word = _spell(turn, case, rng)
+        roll = rng.random()
+        if index % 2 == 0:
+            if roll < 0.55:
+                out.append(f"{index // 2 + 1}.")
+            elif roll < 0.75:
+                word = f"{index // 2 + 1}.{word}"
+        elif roll < 0.15:
+            out.append(f"{index // 2 + 1}...")
+        roll = rng.random()
+        if roll < 0.08:
+            word += rng.choice(("!", "?", "!!", "??", "!?", "?!"))
+        out.append(word)
+        if roll > 0.96:
+            out.append(rng.choice(("!", "?", "$1", "$2", "$14", "$146")))
+        elif roll > 0.88:
+            out.append("{" + rng.choice(_REMARKS) + "}")
+    out.append(termination)
+    lines: list[str] = []
+    line: list[str] = []
+    width = rng.randint(30, 100)
+    for word in out:
+        line.append(word)
+        if sum(len(w) + 1 for w in line) >= width and word != termination:
+            lines.append(_join(line, rng))
+            line = []
+            width = rng.randint(30, 100)
+    lines.append(_join(line, rng))
+    return head + "\n\n" + "\n".join(lines) + "\n"
+
+
+def _join(words: list[str], rng: random.Random) -> str:
+    """One line of words with the blanks a person might leave, and perhaps a `;` comment."""
+    text = words[0]
+    for word in words[1:]:
+        text += rng.choice((" ", " ", " ", "  ", "\t", " \t")) + word
+    lead = rng.choice(("", "", "", "  ", "\t"))
+    tail = ""
+    if ":" not in words[-1] and "*" not in words[-1] and rng.random() < 0.15:
+        tail = " ; " + rng.choice(_REMARKS)
+    return lead + text + tail
+
+
+def hand_formatted(games: int, *, expeditions: int = 5, deal: bool = False, seed: int = 11) -> str:
+    """``games`` random classic games, each written by hand (``hand_format``).
+
+    The seed differs from the other corpora's, so that a process that has read those has
+    not seen these games.
+    """
+    out = []
+    for index in range(games):
+        record = random_game(seed * 1_000_003 + index, expeditions=expeditions)
+        text = lcn.write_game(record if deal else strip_deal(record))
+        out.append(hand_format(text, seed * 7_919 + index))
+    return "\n".join(out)
+
+
 def variant_corpus(name: str, games: int, seed: int = 1) -> str | None:
     """LCN text of random games of another variant, when its engine and player exist."""
     module_name = {"rivals": "lcn.variants.rivals_play", "rollwrite": "lcn.variants.rollwrite_play"}[name]

@@ -169,6 +169,10 @@ class DeferredMovetext(Protocol):
         """Make the record's turns (and the reader's diagnostics about them) from the lines."""
 
 
+#: The fields of a record that its deferred movetext makes when asked for.
+_DEFERRED_FIELDS = frozenset(("turns", "intro_comments", "closing_comments"))
+
+
 class _Deferrable:
     """Lets a record keep its movetext unread until its turns are asked for.
 
@@ -182,10 +186,11 @@ class _Deferrable:
     __slots__ = ("_movetext",)
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached for an attribute that is not set: ``turns`` of a deferred record.
-        if name == "turns" and self.deferred is not None:
+        # Only reached for an attribute that is not set: ``turns`` of a deferred record, and
+        # its comments when the lines kept hold some.
+        if name in _DEFERRED_FIELDS and self.deferred is not None:
             self.expand()
-            return self.turns
+            return getattr(self, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property

@@ -67,7 +67,17 @@ _ESCAPE = re.compile(r"\\(.)")
 _PLAIN_START = frozenset("0123456789-$*")
 #: Starts of a line that may not be movetext of the game being read (a blank line, a tag
 #: line, possibly indented); such lines take the reader's general path.
-_NOT_MOVETEXT_START = frozenset(("", " ", "["))
+_NOT_MOVETEXT_START = frozenset(("", " ", "\t", "["))
+#: The comments of a line kept for the express check: a brace comment closed on the line,
+#: and a ``;`` comment to its end, found from the left as the lexer finds them. A brace
+#: comment holding a `{` is not found (the `{` left makes the line read as usual), so that
+#: no `{` is scanned past twice.
+_LINE_COMMENT = re.compile(r"\{[^{}]*\}|;.*")
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A comment as spaces: the words around it keep their columns."""
+    return " " * (match.end() - match.start())
 
 RESULT_PATTERN = _RESULT
 
@@ -260,9 +270,12 @@ def _find_variant(name: str) -> Variant[Any, Any] | None:
 class _DeferredLines:
     """The plain movetext lines of a game, kept as read (see ``Reader(express=True)``)."""
 
-    __slots__ = ("lines", "numbered", "split", "variant")
+    __slots__ = ("comments", "lines", "numbered", "split", "variant")
 
     def __init__(self, variant: Variant[Any, Any]) -> None:
+        #: Whether a line kept holds a comment; then the record's comments, as read before
+        #: it was kept, wait here until the lines are read (``GameRecord.defer``).
+        self.comments: tuple[list[str], list[str]] | None = None
         self.lines: list[tuple[int, int, str]] = []  # (line number, start, text)
         #: The game's variant, as the Variant tag names it.
         self.variant = variant
@@ -281,6 +294,9 @@ class _DeferredLines:
         gives the same turns and diagnostics, in the same order (nothing was added to
         the record after them: a diagnostic while lines are kept expands them first).
         """
+        if self.comments is not None:
+            record.intro_comments, record.closing_comments = self.comments
+            self.comments = None
         builder = _Builder(record.line, record)
         builder.numbered = self.numbered
         builder.deferred = self
@@ -309,29 +325,43 @@ class _Builder:
             self.deferred = _DeferredLines(variant)
 
     def keep(self, line: str, number: int, start: int) -> bool:
-        """Keep a plain movetext line unread, noting the termination if it ends the line.
+        """Keep a movetext line unread from ``start``, noting the termination if it ends it.
 
-        The reader's loop needs to know only whether the game has ended; a line where a
-        termination could stand anywhere but as its last word is not kept (it is read
-        as usual, after the lines kept before it).
+        A line is kept when it is printable ASCII (tabs allowed) and every comment on it
+        ends on it; its words are what the lexer finds (comments blanked, then split at
+        white space). The reader's loop needs to know only whether the game has ended; a
+        line where a termination could stand anywhere but as its last word, or with a
+        comment after it, is not kept (it is read as usual, after the lines kept before it).
         """
         size = self.deferred_size + len(line)
-        if size > MAX_DEFERRED:
+        if size > MAX_DEFERRED or not line.isascii() or not (
+                line.isprintable() or line.replace("\t", " ").isprintable()):
             return False
-        if ":" in line or "*" in line:
-            text = line.rstrip(" ")
-            at = text.rfind(" ") + 1
-            last = text[at:]
-            head = text[:at]
-            if at < start or ":" in head or "*" in head or not (last == "*" or _RESULT.fullmatch(last)):
+        text = line[start:] if start else line
+        commented = "{" in text or ";" in text or "}" in text
+        if commented:
+            # Blanked to their length where a termination may stand (its column is kept).
+            text = _LINE_COMMENT.sub(_blank if ":" in text or "*" in text else " ", text)
+            if "{" in text or "}" in text:
+                return False  # a comment left open, or a `}` without its `{`
+        if ":" in text or "*" in text:
+            stripped = text.rstrip()
+            at = max(stripped.rfind(" "), stripped.rfind("\t")) + 1
+            last = stripped[at:]
+            head = stripped[:at]
+            if ":" in head or "*" in head or not (last == "*" or _RESULT.fullmatch(last)):
                 return False
+            if commented and len(line.rstrip()) != start + len(stripped):
+                return False  # a comment after the termination belongs to the game's end
             game = self.game
             game.termination = last
-            game.termination_line, game.termination_column = number, at + 1
+            game.termination_line, game.termination_column = number, start + at + 1
         deferred = self.deferred
         assert deferred is not None
+        if commented and deferred.comments is None:
+            deferred.comments = ([], [])
         deferred.lines.append((number, start, line))
-        deferred.split += line[start:].split()
+        deferred.split += text.split()
         self.deferred_size = size
         return True
 
@@ -422,10 +452,17 @@ class _Builder:
             self.turn.comments.append(text)
 
     def finish(self) -> GameRecord:
-        if self.deferred is not None:
-            self.game.defer(self.deferred)  # checked later; pending numbers are found then
+        deferred = self.deferred
+        if deferred is not None:
+            game = self.game
+            game.defer(deferred)  # checked later; pending numbers are found then
+            if deferred.comments is not None:
+                # The comments read so far wait for the kept lines' comments, which come
+                # between them: both lists are made again when the lines are read.
+                deferred.comments = (game.intro_comments, game.closing_comments)
+                del game.intro_comments, game.closing_comments
             self.deferred = None
-            return self.game
+            return game
         if self.pending_number is not None and not self.numbered:
             value, _dots, line, column = self.pending_number
             self.diag(_diag("move-number", f"move number {value}. is not followed by a turn",
@@ -563,11 +600,10 @@ class Reader:
                 continue  # the next tag line of a tag section (as below, without the rest)
             if (state == "movetext" and comment is None and not pending
                     and builder.deferred is not None  # type: ignore[union-attr]
-                    and line[:1] not in _NOT_MOVETEXT_START
-                    and line.isprintable() and line.isascii() and "{" not in line
-                    and ";" not in line and "}" not in line
+                    and (line[:1] not in _NOT_MOVETEXT_START
+                         or line.lstrip(" \t")[:1] not in _NOT_MOVETEXT_START)
                     and builder.keep(line, number, 0)):  # type: ignore[union-attr]
-                # A plain movetext line kept unread for the express check: what the lexer
+                # A movetext line kept unread for the express check: what the lexer
                 # below does with it (``_lex``), without the steps that cannot apply.
                 game = builder.game  # type: ignore[union-attr]
                 if game.movetext_line is None:
@@ -697,7 +733,7 @@ class Reader:
         plain = line.isprintable() and line.isascii() and "{" not in line and ";" not in line \
             and "}" not in line
         if builder.deferred is not None and game.termination is None:
-            if plain and builder.keep(line, number, pos):
+            if builder.keep(line, number, pos):
                 return None
             if plain or builder.deferred.lines or not _only_comment(line, pos):
                 builder.undefer()

@@ -53,14 +53,19 @@ def test_a_small_run_prints_every_measure_and_writes_the_markdown(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "table.md"
     code = bench_main.main(["--games", "8", "--runs", "1", "--skip", "jobs", "--skip", "site",
-                            "--skip", "stream", "--skip", "dask", "--markdown", str(out)])
+                            "--skip", "stream", "--skip", "dask", "--many-files", "12",
+                            "--markdown", str(out)])
     assert code == 0
     printed = capsys.readouterr().out
     for needle in ("full validation, classic 5, full deal", "full validation, classic 6, no deal",
                    "full validation, rivals", "floor, classic 5, full deal",
                    "ratio: validation time / floor time", "headers-only scan", "us/turn",
                    "Where the time goes", "express check off (the full engine)",
-                   "8 of 8 games decided by the express check"):
+                   "8 of 8 games decided by the express check",
+                   "first pass, classic, hand-formatted and annotated", "first pass, rivals",
+                   "ratio: first pass / floor over the same bytes, rollwrite",
+                   "ratio: hand-formatted turns/s / canonical turns/s",
+                   "speed-up of --jobs 2 over 1 job, many files"):
         assert needle in printed
     try:
         import chess  # noqa: F401
@@ -71,6 +76,8 @@ def test_a_small_run_prints_every_measure_and_writes_the_markdown(
     markdown = out.read_text()
     assert markdown.startswith("`python3 -m bench --games 8")
     assert "| full validation, classic 5, full deal |" in markdown
+    # A goal a tiny corpus misses (Rivals against the floor) prints the profile that says why.
+    assert "Why: rivals: over 4x the floor's time" in markdown and "ncalls" in markdown
 
 
 def test_the_fast_score_of_classic_gives_the_details_of_score_expedition() -> None:

@@ -12,7 +12,10 @@ decide the games it is meant for, so that a check that always gave up would fail
 from __future__ import annotations
 
 import random
+import re
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -306,4 +309,72 @@ def test_any_edit_of_a_file_gets_the_same_report(data: st.DataObject) -> None:
         insert = data.draw(st.sampled_from(["", " ", "\n", "\n\n", "{", "}", ";", "1.", "*", ":",
                                              "x", "R5/d", "Yw/Y", "[", '[Deck "R5"]\n', "25:13"]))
         text = text[:at] + insert + text[at + cut:]
+    _same(text)
+
+
+def _hand_formatted() -> list[str]:
+    """Seeded games written and annotated as a person might (``bench.corpora.hand_format``)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.corpora import hand_format
+
+    return [hand_format(text, seed) for seed, text in enumerate(GAMES)]
+
+
+HAND = _hand_formatted()
+
+
+def test_annotated_hand_formatted_games_are_decided_by_the_express_check() -> None:
+    text = "\n".join(HAND)
+    # Everything the spelling allows is there: comments of both kinds, glyphs glued and
+    # alone, numeric glyphs, tabs, indented lines, numbers glued, with three dots or left
+    # out, turns in lower case.
+    for part in ("{", "; ", "!", "$", "\t", "\n\t", "\n  ", "...", "r", "w/d"):
+        assert part in text
+    assert re.search(r"\b[0-9]+\.[xXA-Za-z]", text)
+    reports = _same(text)
+    assert len(reports) == len(HAND)
+    assert all(isinstance(r, ExpressReport) for r in reports)
+    assert all(r.valid and r.over for r in reports)
+
+
+def test_annotated_records_keep_their_comments_when_decided_quickly() -> None:
+    text = "\n".join(HAND[:30])
+    fast = list(ValidationRun(text))
+    full = list(ValidationRun(text, express=False))
+    assert all(isinstance(r, ExpressReport) for r in fast)
+    for express, reference in zip(fast, full, strict=True):
+        assert express.record.intro_comments == reference.record.intro_comments
+        assert express.record.closing_comments == reference.record.closing_comments
+        assert [t.comments for t in express.record.turns] == [t.comments for t in reference.record.turns]
+        assert [t.glyphs for t in express.record.turns] == [t.glyphs for t in reference.record.turns]
+    assert any(r.record.intro_comments for r in full)
+    assert any(t.comments for r in full for t in r.record.turns)
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda m: m.__name__.strip("_"))
+def test_corrupted_annotated_movetext_gets_the_same_report(mutation: Mutation) -> None:
+    rng = random.Random("hand " + mutation.__name__)
+    for text in HAND[:60]:
+        head, _, movetext = text.partition("\n\n")
+        words = movetext.split(" ")
+        changed = mutation(words, rng)
+        if changed is not None:
+            _same(head + "\n\n" + " ".join(changed))
+
+
+#: Words and marks an annotated record may hold, well placed or not.
+ANNOTATIONS = ["", " ", "\t", "\n", "\n\t", "{", "}", "{a: b*}", ";", "; c\n", "!", "?", "!!", "!?",
+               "!!!", "$1", "$255", "$256", "$", "1.", "2...", "3..", "1.r5/d", "R5/d!", "xrw/d",
+               "YW/D", "7.", "*", ":", "25:13", "%", "[", "\u00a0", "R5/d=G2", "01."]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_edit_of_an_annotated_file_gets_the_same_report(data: st.DataObject) -> None:
+    first = data.draw(st.integers(0, len(HAND) - 3))
+    text = "\n".join(HAND[first:first + 2])
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 12))
+        text = text[:at] + data.draw(st.sampled_from(ANNOTATIONS)) + text[at + cut:]
     _same(text)

@@ -128,8 +128,10 @@ def parse_cards(text: str, config: ClassicConfig) -> list[str]:
 
 
 #: Parsed moves per card set. A game has few distinct turn texts, so a bounded cache saves
-#: parsing them again; a state keeps its card set's cache to skip hashing the config.
+#: parsing them again; a state keeps its card set's cache to skip hashing the config. The
+#: bound holds every canonical turn of a card set, not every spelling a file may hold.
 _PARSE_CACHE: dict[ClassicConfig, dict[str, ClassicMove]] = {}
+_CACHED_MOVES = 16_384
 
 
 def move_cache(config: ClassicConfig) -> dict[str, ClassicMove]:
@@ -187,7 +189,7 @@ def parse_move(text: str, config: ClassicConfig = CLASSIC_5) -> ClassicMove:
             f"unknown draw `/{right}`: expected `/d` (draw pile), `/d=<card>` or `/<colour>` "
             "(a discard pile)", slash, len(right) + 1, code="bad-draw", rule="C-DRAW-SOURCE")
     move = ClassicMove(discard, card, draw, drawn)
-    if len(cache) < 100_000:
+    if len(cache) < _CACHED_MOVES:
         cache[text] = move
     return move
 

@@ -12,8 +12,10 @@ with the same rule (the rule IDs of ``seeds/classic.md`` are named beside each).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
+from ..model import SUFFIX_GLYPHS
 from .base import ExpressResult
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ class _Tables:
     that a hand is a list of counts and every step is a list index.
     """
 
-    __slots__ = ("all_ids", "ids", "limits", "moves", "numbers")
+    __slots__ = ("all_ids", "ids", "limits", "mark", "moves", "numbers", "spellings")
 
     def __init__(self, config: ClassicConfig) -> None:
         colours = config.colours
@@ -56,6 +58,33 @@ class _Tables:
                         for source, pile in enumerate(colours):
                             moves[f"{left}/{pile}"] = (discard, card_id, column, colour_index, value,
                                                        source)
+        #: The card id of the words that are no turn (see ``express_check``): no hand ever
+        #: holds it, and the game has no copy of it.
+        self.mark = len(self.limits)
+        self.limits.append(0)
+        #: The usual move numbers, as such a word: the index of the turn each stands before
+        #: (`N.` the first player's turn of round N, `N...` the second's); then the numeric
+        #: glyphs and the suffix glyphs standing alone (-1).
+        others: dict[str, _Move] = {}
+        for n in range(1, 4 * config.total_cards):
+            for dots in (".", "..", "..."):
+                others[f"{n}{dots}"] = (False, self.mark, 2 * n - 2 + (dots == "..."), 0, 0, -1)
+        nags = [f"${n}" for n in range(10)] + [f"${n:02}" for n in range(100)] \
+            + [f"${n:03}" for n in range(256)] + [f"${n}" for n in range(10, 256)]
+        for word in nags + list(SUFFIX_GLYPHS):
+            others[word] = (False, self.mark, -1, 0, 0, -1)
+        #: Each turn's canonical text by its text in upper case: the reader takes any
+        #: letter case (no two canonical texts differ only in case: `X`, `D` and `W` as a
+        #: value are no colour's letter, and a colour is always upper case).
+        self.spellings = {text.upper(): text for text in self.moves[0]}
+        for moves in self.moves:
+            # The whole turn in upper or in lower case, and a suffix glyph glued to a turn
+            # as written or in lower case: one step too.
+            spelt = [(text.lower(), move) for text, move in moves.items()]
+            glued = [(text + glyph, move) for text, move in [*moves.items(), *spelt]
+                     for glyph in SUFFIX_GLYPHS]
+            moves.update(spelt + [(text.upper(), move) for text, move in moves.items()] + glued)
+            moves.update(others)
         #: Every card of the game, wager copies repeated, sorted: a deal is valid when its
         #: cards, sorted, are exactly these (C-SETUP-DEAL, C-CARD-UNIQUE).
         self.all_ids = sorted(self.ids[card] for card in config.all_cards())
@@ -66,13 +95,28 @@ class _Tables:
 
 
 _TABLES: dict[ClassicConfig, _Tables] = {}
+#: A move number as the reader takes it, perhaps glued to the word after it (``12.R7/d``).
+_NUMBER = re.compile(r"([0-9]{1,9})(\.+)([^.]*)")
+
+
 #: The seats' tags of a classic game: any other ``Player...`` tag is left to the full engine.
 _SEATS = frozenset(("Player1", "Player2"))
 
 
 def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
-                  players: list[str]) -> ExpressResult | None:
-    """Validate a classic record in canonical form, or return None to have it done in full."""
+                  players: list[str], *, stripped: bool = True) -> ExpressResult | None:
+    """Validate a classic record from its words, or return None to have it done in full.
+
+    The words are as the lexer finds them (comments left out). Turns in canonical form
+    take the quick step; any other word takes a slower one: a turn in another letter case,
+    a suffix glyph glued to it or alone, a numeric glyph, a move number wherever it may
+    stand (glued to its turn, ``N...`` before the second player's turn, or none). A word
+    the reader or the validator would say something about (a glyph before the first turn,
+    an unknown glyph, two move numbers in a row, a number that is not its turn's:
+    LCN-GLYPH, LCN-MOVE-NUMBER) gives up, as does a turn not in the canonical table.
+    ``stripped`` False says not to take the writer's move numbers out first.
+    """
+    given = words
     tags = record.tags.mapping
     if "Player1" not in tags or "Player2" not in tags \
             or any(tag.startswith("Player") for tag in tags if tag not in _SEATS):
@@ -118,34 +162,74 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
     piles: list[list[int]] = [[] for _ in range(colours)]
     tops = [0] * (2 * colours)
     columns: list[list[int]] = [[] for _ in range(2 * colours)]
-    if words[:1] == ["1."]:
+    if stripped and words[:1] == ["1."] and len(words) % 3 != 1 \
+            and words[::3] == numbers[:(len(words) + 2) // 3]:
         # Move numbers as the writer puts them, before every round: every third word, with
         # the number of its round and one dot (LCN-MOVE-NUMBER), and a turn after each.
-        # Records numbered any other way (or only in part) are left to the full engine.
-        if len(words) % 3 == 1 or words[::3] != numbers[:(len(words) + 2) // 3]:
-            return None
         words = words.copy()
         del words[::3]
+    else:
+        stripped = False
     moves, other_moves = tables.moves
+    spellings = tables.spellings
+    mark = tables.mark
     drawn = 0
-    source = -1  # the last turn's draw
+    taken = 0  # draws from the discard piles: a turn's index is drawn + taken
+    numbered = -1  # the index of the turn that the last move number written stands before
     try:
         for word in words:
             move = moves.get(word)
             if move is None:
-                return None  # not a turn in canonical form (or a move number out of place)
+                # A rarer spelling (see above): the slow step.
+                if word[0] in "0123456789":
+                    # A move number glued to its turn (`12.R7/d`), or with many dots.
+                    match = _NUMBER.fullmatch(word)
+                    index = drawn + taken
+                    if stripped:
+                        return express_check(record, given, config, players, stripped=False)
+                    if match is None or numbered == index \
+                            or 2 * int(match[1]) - 2 + (len(match[2]) >= 3) != index:
+                        return None
+                    numbered = index
+                    word = match[3]
+                    if not word:
+                        continue
+                    if word[0] in "$0123456789":
+                        return None  # `1.$2`, `1.2.`: rare spellings, read by the full engine
+                if word[-1] in "!?":
+                    cut = len(word.rstrip("!?"))
+                    if word[cut:] not in SUFFIX_GLYPHS:
+                        return None
+                    word = word[:cut]
+                move = moves.get(word) or moves.get(spellings.get(word.upper(), ""))
+                if move is None:
+                    return None  # not a turn of the table
             discard, card, column, colour, value, source = move
             if hand[card]:
                 hand[card] -= 1
-            elif deck is not None:
-                return None  # not in the hand (C-HAND-CARD)
-            else:
-                # An unknown slot holds it, if no copy is left elsewhere (C-CARD-UNIQUE) and
+            elif deck is None and seen[card] < limits[card] and unknown:
+                # An unknown slot holds it, as no copy is left elsewhere (C-CARD-UNIQUE) and
                 # a slot is left (C-HAND-COUNT).
-                if seen[card] >= limits[card] or not unknown:
-                    return None
                 seen[card] += 1
                 unknown -= 1
+            elif card != mark:
+                return None  # not in the hand (C-HAND-CARD, C-CARD-UNIQUE, C-HAND-COUNT)
+            else:
+                # A word that is no turn (kept out of the quick step's way this way: no
+                # hand holds the mark). A move number stands before one turn, of one
+                # index (``ClassicVariant.move_number``); a glyph after a turn.
+                index = drawn + taken
+                if stripped:
+                    # Among the writer's numbers: the words are read again with every
+                    # number where it stands.
+                    return express_check(record, given, config, players, stripped=False)
+                if column >= 0:
+                    if column != index or numbered == index:
+                        return None
+                    numbered = index
+                elif not index:
+                    return None  # a glyph before the first turn (LCN-GLYPH)
+                continue
             if discard:
                 piles[colour].append(card)
             else:
@@ -167,19 +251,20 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 drawn += 1
             else:
                 pile = piles[source]
-                if not pile or (discard and source == colour):
-                    return None  # C-DRAW-PILE, C-DRAW-NOT-JUST-DISCARDED
+                if not pile or (discard and source == colour) or drawn == pile_size:
+                    # C-DRAW-PILE, C-DRAW-NOT-JUST-DISCARDED; or a turn after the last
+                    # card of the draw pile was drawn (C-END-LAST-DRAW)
+                    return None
                 hand[pile.pop()] += 1
+                taken += 1
             hand, other = other, hand
             unknown, other_unknown = other_unknown, unknown
             moves, other_moves = other_moves, moves
     except IndexError:
         return None  # a draw after the last card of the draw pile (C-END-LAST-DRAW)
+    if numbered == drawn + taken:
+        return None  # a move number not followed by a turn (LCN-MOVE-NUMBER)
     over = drawn == pile_size
-    if over and source >= 0:
-        # The last card was drawn before the last turn: that turn and any between came
-        # after the end (C-END-LAST-DRAW).
-        return None
 
     # C-SCORE-*: (sum − cost) × (1 + wagers), plus the bonus for a long expedition.
     cost, bonus, bonus_length = config.cost, config.bonus, config.bonus_length
@@ -191,4 +276,4 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 total += (sum(cards) - cost) * (1 + cards.count(0)) + (
                     bonus if len(cards) >= bonus_length else 0)
         totals.append(total)
-    return ExpressResult(players, totals, over, len(words))
+    return ExpressResult(players, totals, over, drawn + taken)

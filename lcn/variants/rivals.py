@@ -19,6 +19,7 @@ Rule IDs are those of ``seeds/rivals.md``.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -87,6 +88,9 @@ PILE_SIZE = TOTAL_CARDS // PILE_COUNT
 
 def parse_card(text: str, offset: int = 0) -> str:
     """The canonical form of a card token (``r7`` → ``R7``, ``gW`` → ``Gw``)."""
+    card = _CARD_SPELLINGS.get(text)
+    if card is not None:
+        return card
     if not text:
         raise MoveSyntaxError("expected a card: a colour letter (Y B W G R) and 2-10 or `w`",
                               offset, 1, code="bad-card", rule="V-SETUP-CARDS")
@@ -104,6 +108,10 @@ def parse_card(text: str, offset: int = 0) -> str:
     raise MoveSyntaxError(
         f"unknown card `{text}`: a card is a colour and a value 2-10, or `w` for a wager",
         offset, len(text), code="bad-card", rule="V-SETUP-CARDS")
+
+
+#: The cards as usually written (canonical, or in lower case): found without parsing.
+_CARD_SPELLINGS = {spelt: card for card in card_set() for spelt in (card, card.lower())}
 
 
 # -- moves ------------------------------------------------------------------------------
@@ -206,7 +214,6 @@ def _count(text: str, offset: int, what: str) -> int:
     return int(text)
 
 
-_PARSE_CACHE: dict[tuple[tuple[str, ...], str], RivalsMove] = {}
 
 
 def parse_move(text: str, tokens: list[str]) -> RivalsMove:
@@ -217,14 +224,15 @@ def parse_move(text: str, tokens: list[str]) -> RivalsMove:
     >>> format_move(parse_move("ada1 BO- place:r4,R4 Box:gw UP:y7", ["Ada", "Bo"]))
     'Ada1 Bo- place:R4,R4 box:Gw up:Y7'
     """
-    key = (tuple(tokens), text)
-    cached = _PARSE_CACHE.get(key)
-    if cached is not None:
-        return cached
-    move = _parse_move(text, tokens)
-    if len(_PARSE_CACHE) < 100_000:
-        _PARSE_CACHE[key] = move
-    return move
+    return _parse_recent(tuple(tokens), text)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_recent(tokens: tuple[str, ...], text: str) -> RivalsMove:
+    """The turns parsed last: a game repeats some of its turns (passes, the same bid), and
+    looking ahead parses a turn again. Bounded: turns of other games seldom come back, and
+    a cache that grew with the input would hold memory that every collection walks."""
+    return _parse_move(text, list(tokens))
 
 
 def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
@@ -325,7 +333,6 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
 
 
 def _parse_bid(word: str, start: int, tokens: list[str], lookup: dict[str, int]) -> Bid:
-    expected = ", ".join(tokens)
     if word.endswith("-"):
         who, amount = word[:-1], None
         seat = lookup.get(who.casefold())
@@ -347,6 +354,7 @@ def _parse_bid(word: str, start: int, tokens: list[str], lookup: dict[str, int])
             if match is not None and int(match.group(1)) <= len(tokens):
                 seat, amount = int(match.group(1)) - 1, int(match.group(2))
     if seat is None:
+        expected = ", ".join(tokens)
         if not who:
             raise MoveSyntaxError(f"`{word}`: a bid names its player first (`{tokens[0]}{word}`)",
                                   start, len(word), code="unknown-player", rule=_PLAYER_RULE)

@@ -55,6 +55,7 @@ The snapshot (``snapshot()``, ``lcn show --format json``), which the replay site
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, replace
@@ -321,7 +322,6 @@ def format_move(move: RollWriteMove) -> str:
 _WORD = re.compile(r"\S+")
 _ROLL = re.compile(r"([A-Za-z]{3})(\d{3})")
 _SEAT = re.compile(r"[Pp]([1-9])")
-_PARSE_CACHE: dict[tuple[tuple[str, ...], str], RollWriteMove] = {}
 
 
 def parse_move(text: str, tokens: list[str]) -> RollWriteMove:
@@ -330,14 +330,15 @@ def parse_move(text: str, tokens: list[str]) -> RollWriteMove:
     >>> format_move(parse_move("gor307 ada:r3+>g^ BO:o10 bridge:r", ["Ada", "Bo"]))
     'ROG037 Ada:R3+>G^ Bo:O10 bridge:R'
     """
-    key = (tuple(tokens), text)
-    cached = _PARSE_CACHE.get(key)
-    if cached is not None:
-        return cached
-    move = _parse_move(text, tokens)
-    if len(_PARSE_CACHE) < 100_000:
-        _PARSE_CACHE[key] = move
-    return move
+    return _parse_recent(tuple(tokens), text)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_recent(tokens: tuple[str, ...], text: str) -> RollWriteMove:
+    """The turns parsed last: a game repeats some of its turns (passes, the same bid), and
+    looking ahead parses a turn again. Bounded: turns of other games seldom come back, and
+    a cache that grew with the input would hold memory that every collection walks."""
+    return _parse_move(text, list(tokens))
 
 
 def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -752,7 +753,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         names = state.names
         colours = list(move.colours)
         numbers = list(move.numbers)
-        before = [{c: s.filled(c) for c in COLUMNS} for s in state.sheets]
+        # What each sheet had filled, in the columns whose bridge nobody has passed yet
+        # (the only ones the bridges below look at).
+        open_columns = [c for c in COLUMNS if state.bridges[c] is None]
+        before = [{c: s.filled(c) for c in open_columns} for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
         for choice in choices:
@@ -776,9 +780,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             self._choose(state, choice, turn, problems)
         # Bridges: every player who passes a bridge nobody passed before scores it (RW-BRIDGE-FIRST).
         newly: list[str] = []
-        for column in COLUMNS:
-            if state.bridges[column] is not None:
-                continue
+        for column in open_columns:
             passers = tuple(seat for seat, sheet in enumerate(state.sheets)
                             if sheet.filled(column) >= BRIDGE_BOX > before[seat][column])
             if passers:

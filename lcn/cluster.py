@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from .parallel import _pack_diagnostics, _SentOutcome, _Source, _validate, _validate_whole
+from .parallel import _pack_diagnostics, _SentOutcome, _Source, _validate
 
 #: Seconds to wait for a scheduler to answer, and for it to have a worker.
 CONNECT_TIMEOUT = 10.0
@@ -111,12 +111,13 @@ def _files_task(files: list[tuple[str, int]], count_plain: bool) -> list[_SentOu
         if source is None:
             sent.append(None)
             continue
-        source.close()
-        try:
-            outcome = _validate_whole(Path(path), count_plain)
+        try:  # whole, as lcn.parallel._validate_whole does
+            outcome = _validate(source, 0, source.size, 1, count_plain)
         except OSError:
             sent.append(None)
             continue
+        finally:
+            source.close()
         sent.append((outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end))
     return sent
 

@@ -21,6 +21,7 @@ from typing import IO, BinaryIO, TypeVar
 import click
 
 from lcn import Diagnostic
+from lcn.messages import language_from_environment, translate
 
 T = TypeVar("T")
 
@@ -399,13 +400,19 @@ def json_text(text: str) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def say(text: str) -> str:
+    """A message of the library or of the command in the language ``LANG`` (and the other
+    variables gettext reads) names; English when it names none with a catalog."""
+    return translate(text, language_from_environment())
+
+
 def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color: bool) -> str:
     """A compiler-style diagnostic with the source line and a caret under the bad span.
 
     What comes from the input (the message's quotes of it, the source line) is printed
     through :func:`printable`; the caret stays under the span, escapes counted.
     """
-    head = printable(d.format(filename))
+    head = printable(d.format(filename, language_from_environment()))
     if color:
         tint = {"error": "red", "warning": "yellow"}.get(d.severity.value, "cyan")
         head = head.replace(f"{d.severity.value}[{d.code}]",

@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 import click
 
 import lcn
+from lcn.messages import language_from_environment, msg
 from lcn.parallel import FileRuns, ParallelRun
 from lcn.validate import GameReport, MatchChecks, ValidationRun
 
@@ -37,6 +38,7 @@ from .io import (
     printable,
     reading,
     render_diagnostic,
+    say,
     source_lines,
 )
 from .progress import Progress, TrackedRun
@@ -87,9 +89,10 @@ def _display_name(name: str) -> str:
 
 
 def _game_title(report: GameReport | SentReport) -> str:
-    players = printable(" vs ".join(report.players) or "no players")
+    players = printable(" vs ".join(report.players) or say(msg("no players")))
     variant = printable(report.record.variant_name)
-    return f"game {report.index} ({variant}: {players}, line {report.record.line})"
+    return say(msg("game {index} ({variant}: {players}, line {line})", index=report.index,
+                   variant=variant, players=players, line=report.record.line))
 
 
 class _StreamedGames:
@@ -221,11 +224,15 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                 if not quiet or not report.valid:
                     errors = sum(1 for d in report.diagnostics if d.is_error)
                     count = len(report.diagnostics) - errors
-                    verdict = click.style("valid", fg="green") if color else "valid"
+                    valid = say(msg("valid"))
+                    verdict = click.style(valid, fg="green") if color else valid
                     if errors:
-                        verdict = f"{errors} error{'s' if errors != 1 else ''}"
+                        verdict = say(msg("{count} error", count=errors) if errors == 1
+                                      else msg("{count} errors", count=errors))
                         verdict = click.style(verdict, fg="red") if color else verdict
-                    note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
+                    note = ", " + say(msg("{count} warning", count=count) if count == 1
+                                      else msg("{count} warnings", count=count)) \
+                        if count and warnings else ""
                     click.echo(f"{printable(display)}: {_game_title(report)}: {verdict}{note}")
         except InputError as exc:  # an input failing midway: what came is reported
             io_error = True
@@ -247,8 +254,10 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
         games_json.finish({"files": files_json, "summary": {
             "games": total, "valid": valid_count, "invalid": total - valid_count}})
     elif fmt == "text" and (total != 1 or quiet):
-        click.echo(f"{total} game{'s' if total != 1 else ''}: {valid_count} valid, "
-                   f"{total - valid_count} invalid")
+        click.echo(say(msg("{total} game: {valid} valid, {invalid} invalid", total=total,
+                           valid=valid_count, invalid=total - valid_count) if total == 1
+                       else msg("{total} games: {valid} valid, {invalid} invalid", total=total,
+                                valid=valid_count, invalid=total - valid_count)))
     return any_invalid, io_error
 
 
@@ -295,28 +304,30 @@ def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
                     continue
                 click.echo(f"{printable(display)}: {_game_title(report)}")
                 if score_ is None:
-                    click.echo("  cannot be scored: " + printable("; ".join(
-                        d.message for d in report.diagnostics if d.is_error)))
+                    click.echo("  " + say(msg("cannot be scored: {reasons}", reasons=printable(
+                        "; ".join(say(d.message) for d in report.diagnostics if d.is_error)))))
                     continue
                 players = [printable(p) for p in players]
                 parts = list(score_.breakdown[0]) if score_.breakdown else []
                 width = max((len(p) for p in players), default=6) + 2
-                click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts) + f"{'total':>8}")
+                click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts)
+                           + f"{say(msg('total')):>8}")
                 for seat, player in enumerate(players):
                     row = "".join(f"{score_.breakdown[seat][p]:>6}" for p in parts)
                     click.echo(f"  {player:<{width}}{row}{score_.totals[seat]:>8}")
                 status = []
                 if not report.over:
-                    status.append("game not over: scores as the record stands")
+                    status.append(msg("game not over: scores as the record stands"))
                 if not report.valid:
-                    status.append("the record has errors (lcn validate shows them)")
+                    status.append(msg("the record has errors (lcn validate shows them)"))
                 for note in status:
-                    click.echo(f"  note: {note}")
+                    click.echo("  " + say(msg("note: {note}", note=note)))
                 if "match" in report.extra:
                     match = report.extra["match"]
                     totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
-                    click.echo(printable(f"  match \"{match['name']}\" after game {match['game']}: "
-                                         f"{totals}"))
+                    click.echo(printable("  " + say(msg(
+                        "match \"{name}\" after game {game}: {totals}", name=match["name"],
+                        game=match["game"], totals=totals))))
                 click.echo("")
         except InputError as exc:  # an input failing midway: what came is scored
             io_error = True
@@ -325,7 +336,7 @@ def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
         for d in run.file_diagnostics:
             if d.is_error:
                 any_invalid = True
-                click.echo(printable(d.format(display)), err=True)
+                click.echo(printable(d.format(display, language_from_environment())), err=True)
     if fmt == "json":
         _dump({"games": games_json})
     if io_error:
@@ -476,7 +487,8 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
         # Names, comments and any text of the record are shown, never obeyed.
         click.echo(printable(variant.render_text(report.state, names, view=seat), lines=True), nl=False)
         for d in errors:
-            click.echo(f"note: {printable(d.format(_display_name(file)))}")
+            click.echo(say(msg("note: {note}", note=printable(
+                d.format(_display_name(file), language_from_environment())))))
     sys.exit(1 if errors else 0)
 
 

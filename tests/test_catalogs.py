@@ -29,26 +29,28 @@ from lcn.messages import (
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: (domain, source folder, catalog folder, Babel's method map, extraction keywords)
+#: (domain, source folders, catalog folder, Babel's method map, extraction keywords): the
+#: library's catalog holds the command's words too (cli/ says them with ``msg``).
 DOMAINS = {
-    "lcn": (ROOT / "lcn", ROOT / "lcn" / "locale", [("**.py", "python")],
+    "lcn": ((ROOT / "lcn", ROOT / "cli"), ROOT / "lcn" / "locale", [("**.py", "python")],
             {"msg": None, "template": None}),
-    "messages": (ROOT / "replay_server", ROOT / "replay_server" / "translations",
+    "messages": ((ROOT / "replay_server",), ROOT / "replay_server" / "translations",
                  [("**.py", "python"), ("templates/**.html", "jinja2")], None),
 }
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
 def extracted(domain: str) -> Iterator[tuple[str, str, int]]:
-    source, _catalogs, method_map, keywords = DOMAINS[domain]
+    sources, _catalogs, method_map, keywords = DOMAINS[domain]
     options = {"**.py": {}, "templates/**.html": {"extensions": "jinja2.ext.i18n"}}
     kwargs = {"keywords": keywords} if keywords else {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(source), method_map=method_map, options_map=options, **kwargs):
-        ids = message if isinstance(message, tuple) else (message,)
-        for text in ids:
-            if text:
-                yield text, filename, lineno
+    for source in sources:
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+                str(source), method_map=method_map, options_map=options, **kwargs):
+            ids = message if isinstance(message, tuple) else (message,)
+            for text in ids:
+                if text:
+                    yield text, f"{source.name}/{filename}", lineno
 
 
 def catalog(domain: str, language: str) -> Catalog:

@@ -173,7 +173,11 @@ def translate(text: str, language: str | None) -> str:
 
 def join(parts: Iterable[str], separator: str = ", ") -> Message:
     """Messages joined by ``separator``, each still translatable (a list of reasons)."""
-    fields = {f"p{i}": item for i, item in enumerate(parts)}
+    fields: dict[str, Any] = {f"p{i}": item for i, item in enumerate(parts)}
+    if isinstance(separator, Message):  # a word (" and "), said in the language too
+        wording = "{sep}".join("{" + key + "}" for key in fields)
+        fields["sep"] = separator
+        return Message(wording, fields)
     wording = separator.replace("{", "{{").replace("}", "}}").join(
         "{" + key + "}" for key in fields)
     return Message(wording, fields)

@@ -49,7 +49,10 @@ class Diagnostic:
         return self.severity is Severity.ERROR
 
     def said_in(self, language: str | None) -> tuple[str, str | None]:
-        """The message and the hint in ``language`` (None: English, as they were made)."""
+        """The message and the hint in ``language``; None keeps them as they were made (English
+        text that can still be said in another language later)."""
+        if language is None:
+            return self.message, self.hint
         return (translate(self.message, language),
                 translate(self.hint, language) if self.hint else None)
 

@@ -225,11 +225,11 @@
   var timer = null;
   function stop() {
     if (timer !== null) { window.clearInterval(timer); timer = null; }
-    if (play) { play.textContent = "Play"; play.setAttribute("aria-pressed", "false"); }
+    if (play) { play.textContent = play.getAttribute("data-play") || "Play"; play.setAttribute("aria-pressed", "false"); }
   }
   function start() {
     if (current >= last) { go(0); }
-    play.textContent = "Pause";
+    play.textContent = play.getAttribute("data-pause") || "Pause";
     play.setAttribute("aria-pressed", "true");
     timer = window.setInterval(function () {
       if (current >= last) { stop(); return; }

@@ -36,9 +36,18 @@ from typing import Any
 #: Where the library's catalogs live, and their gettext domain.
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "lcn"
-#: The languages with a catalog; English is the templates themselves.
-LANGUAGES: tuple[str, ...] = ("en", "de")
 DEFAULT_LANGUAGE = "en"
+
+
+def _languages() -> tuple[str, ...]:
+    """English (the templates themselves) and every language with a catalog: a language is
+    added by adding its catalog (``docs/translating.md``), not by changing code."""
+    found = {path.parent.parent.name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.[pm]o")}
+    return (DEFAULT_LANGUAGE, *sorted(found - {DEFAULT_LANGUAGE}))
+
+
+#: The languages the library speaks, English first.
+LANGUAGES: tuple[str, ...] = _languages()
 
 
 class Message(str):

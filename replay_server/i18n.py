@@ -18,7 +18,7 @@ import io
 from pathlib import Path
 
 import flask_babel
-from babel import support
+from babel import Locale, support
 from flask import Blueprint, Flask, Response, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, Domain, get_locale
@@ -29,8 +29,13 @@ TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
 #: The cookie the language switch sets (a year; the site keeps no other state about visitors).
 COOKIE = "lang"
 COOKIE_AGE = 365 * 24 * 3600
-#: The names of the languages in themselves, for the switch.
-NATIVE_NAMES = {"en": "English", "de": "Deutsch"}
+#: The names of the languages in themselves, for the switch ("Deutsch"), from Babel's data.
+def _native_name(code: str) -> str:
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+NATIVE_NAMES = {code: _native_name(code) for code in LANGUAGES}
 
 bp = Blueprint("i18n", __name__)
 

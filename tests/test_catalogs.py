@@ -365,3 +365,16 @@ def test_the_build_compiles_every_catalog(tmp_path: Path) -> None:
             entries = [e for e in catalog(domain, language) if isinstance(e.id, str) and e.id]
             assert entries
             assert all(compiled.gettext(e.id) == e.string for e in entries)
+
+
+def test_a_language_is_a_catalog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The languages are the catalogs found: adding one is adding its .po, not code."""
+    from lcn import messages
+
+    for code in ("de", "fr"):
+        folder = tmp_path / code / "LC_MESSAGES"
+        folder.mkdir(parents=True)
+        (folder / "lcn.po").write_text('msgid ""\nmsgstr ""\n', encoding="utf-8")
+    (tmp_path / "xx").mkdir()  # a folder without a catalog is no language
+    monkeypatch.setattr(messages, "LOCALE_DIR", tmp_path)
+    assert messages._languages() == ("en", "de", "fr")

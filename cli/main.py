@@ -360,7 +360,7 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool, pattern: str)
     is not rewritten (replacing it would split the links): exit status 2.
     """
     if check and write_:
-        raise click.UsageError("--check and --write exclude each other")
+        raise click.UsageError(say(msg("--check and --write exclude each other")))
     files = tuple(expand_inputs(files, pattern))
     unformatted: list[str] = []
     status = 0
@@ -401,28 +401,32 @@ def _format_one(name: str, source: Path, check: bool, write_: bool,
         elif not check:
             out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     except OSError as exc:
-        raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+        raise OutputError(msg("cannot write {where}: {reason}",
+                              where=where, reason=exc.strerror or exc)) from exc
     try:
         syntax, same = _canonical(source, display, out, where)
         if syntax:
             lines = source_lines(source, (d.line for d in syntax if d.line))
             for d in syntax:
                 click.echo(render_diagnostic(d, display, lines, False), err=True)
-            click.echo(f"lcn: {printable(display)}: not formatted: the file cannot be read completely",
+            click.echo("lcn: " + say(msg("{name}: not formatted: the file cannot be read completely",
+                                         name=printable(display))),
                        err=True)
             return 1
         if check:
             if not same:
                 unformatted.append(display)
-                click.echo(f"{printable(display)}: not in canonical form", err=True)
+                click.echo(say(msg("{name}: not in canonical form", name=printable(display))),
+                           err=True)
                 return 1
         elif replacement is not None:
             if not same:
                 try:
                     replacement.commit()
                 except OSError as exc:
-                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
-                click.echo(f"{printable(display)}: reformatted", err=True)
+                    raise OutputError(msg("cannot write {where}: {reason}",
+                                          where=where, reason=exc.strerror or exc)) from exc
+                click.echo(say(msg("{name}: reformatted", name=printable(display))), err=True)
         elif out is not None:
             out.seek(0)
             for text in io.TextIOWrapper(out, encoding="utf-8", newline=""):
@@ -454,13 +458,14 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
             record = candidate
             break
     if record is None:
-        raise InputError(f"{_display_name(file)} has no game {game_no}")
+        raise InputError(msg("{name} has no game {game}", name=_display_name(file), game=game_no))
     variant = lcn.find_variant(record.variant_name)
     if variant is None:
         raise click.ClickException(printable(f"unknown variant \"{record.tags.get('Variant')}\""))
     count = len(record.turns)
     if turn is not None and turn > count:
-        raise click.BadParameter(f"the game has {count} turns", param_hint="--turn")
+        raise click.BadParameter(say(msg("the game has {count} turns", count=count)),
+                                 param_hint="--turn")
     upto = count if turn is None else turn
     # The reader's problems up to the turn shown (an unclosed comment, a bad tag line) are
     # noted too: the position may rest on text the reader could not read.
@@ -471,11 +476,13 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
                                termination="*", line=record.line, diagnostics=read_problems)
     report = lcn.validate_record(shortened)
     if view not in ("all", "none") and int(view) > len(report.players):
-        raise click.BadParameter(f"the game has {len(report.players)} players", param_hint="--view")
+        raise click.BadParameter(say(msg("the game has {count} players", count=len(report.players))),
+                                 param_hint="--view")
     errors = [d for d in report.diagnostics if d.is_error
               and d.code not in ("missing-termination", "result-tag-mismatch")]
     if report.state is None or not report.complete:
-        raise click.ClickException(printable("; ".join(d.message for d in errors) or "cannot replay"))
+        raise click.ClickException(printable("; ".join(say(d.message) for d in errors)
+                                             or say(msg("cannot replay"))))
     names = report.players
     if fmt == "json":
         data = variant.snapshot(report.state)
@@ -505,7 +512,8 @@ def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
     try:
         original = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
     except OSError as exc:
-        raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
+        raise InputError(msg("cannot read '{display}': {reason}",
+                             display=display, reason=exc.strerror or exc)) from exc
     errors: list[lcn.Diagnostic] = []
     same = True
     separator = b""
@@ -514,7 +522,8 @@ def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
         try:
             return original.read(len(chunk)) != chunk if chunk else bool(original.read(1))
         except OSError as exc:
-            raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
+            raise InputError(msg("cannot read '{display}': {reason}",
+                                 display=display, reason=exc.strerror or exc)) from exc
 
     try:
         for record in reading(reader, display):
@@ -527,7 +536,8 @@ def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
                 try:
                     out.write(chunk)
                 except OSError as exc:
-                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+                    raise OutputError(msg("cannot write {where}: {reason}",
+                                          where=where, reason=exc.strerror or exc)) from exc
             if same and differs(chunk):
                 same = False
         errors.extend(reader.file_diagnostics)

@@ -110,7 +110,7 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
                             name=display, count=count)
                 click.echo("lcn: " + say(said), err=True)
             else:
-                click.echo(f"lcn: {display}: {exc.message}", err=True)
+                click.echo(f"lcn: {display}: {say(exc.message)}", err=True)
             continue
         _show(result.diagnostics, display, data, quiet)
         invalid = sum(1 for report in result.reports if not report.valid)

@@ -310,8 +310,9 @@ def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
                 players = [printable(p) for p in players]
                 parts = list(score_.breakdown[0]) if score_.breakdown else []
                 width = max((len(p) for p in players), default=6) + 2
+                total_word = say(msg("total"))  # outside the f-string, where Babel finds it
                 click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts)
-                           + f"{say(msg('total')):>8}")
+                           + f"{total_word:>8}")
                 for seat, player in enumerate(players):
                     row = "".join(f"{score_.breakdown[seat][p]:>6}" for p in parts)
                     click.echo(f"  {player:<{width}}{row}{score_.totals[seat]:>8}")

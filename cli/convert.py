@@ -28,9 +28,10 @@ from lcn.importers import (
     output_formats,
     read_limited,
 )
+from lcn.messages import msg
 from lcn.model import GameRecord
 
-from .io import INPUT_PATH, InputError, render_diagnostic, source_lines, write_atomically
+from .io import INPUT_PATH, InputError, render_diagnostic, say, source_lines, write_atomically
 
 
 def _read(name: str) -> bytes:
@@ -45,13 +46,15 @@ def _read(name: str) -> bytes:
             return read_limited(sys.stdin.buffer)
         path = Path(name)
         if path.is_dir():
-            raise InputError(f"cannot read '{name}': it is a directory")
+            raise InputError(msg("cannot read '{name}': it is a directory", name=name))
         with path.open("rb") as stream:
             return read_limited(stream)
     except InputTooLarge as exc:
-        raise InputError(f"'{display}' is too large: {exc.message}") from None
+        raise InputError(msg("'{display}' is too large: {message}",
+                             display=display, message=exc.message)) from None
     except OSError as exc:
-        raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
+        raise InputError(msg("cannot read '{display}': {reason}",
+                             display=display, reason=exc.strerror or exc)) from exc
 
 
 def _show(diagnostics: list[Diagnostic], display: str, data: bytes, quiet: bool) -> None:
@@ -101,7 +104,7 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
                 click.echo(f"lcn: {display}: {unsure}cannot be read{what} ({count} problem"
                            f"{'s' if count != 1 else ''}); nothing converted", err=True)
             else:
-                click.echo(f"lcn: {display}: {exc.message}", err=True)
+                click.echo(f"lcn: {display}: {say(exc.message)}", err=True)
             continue
         _show(result.diagnostics, display, data, quiet)
         invalid = sum(1 for report in result.reports if not report.valid)
@@ -109,15 +112,18 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
             status = 1
         if not quiet or invalid:
             count = len(result.records)
-            note = f", {invalid} with errors" if invalid else ""
-            click.echo(f"{display}: {count} game{'s' if count != 1 else ''} read as "
-                       f"{result.format}{note}", err=True)
+            note = msg(", {count} with errors", count=invalid) if invalid else ""
+            said = msg("{name}: {count} game read as {format}{note}", name=display, count=count,
+                       format=result.format, note=note) if count == 1 else \
+                msg("{name}: {count} games read as {format}{note}", name=display, count=count,
+                    format=result.format, note=note)
+            click.echo(say(said), err=True)
         records.extend(result.records)
     if not records:
         sys.exit(status or 1)
     exported = export_records(records, target_format)
     for d in exported.diagnostics:
-        click.echo(f"lcn: {d.message}", err=True)
+        click.echo(f"lcn: {say(d.message)}", err=True)
     if not exported.complete:
         status = 1
     if output == "-":
@@ -127,7 +133,8 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
         try:
             write_atomically(Path(output), exported.text)
         except OSError as exc:
-            raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
+            raise InputError(msg("cannot write '{output}': {reason}",
+                                 output=output, reason=exc.strerror or exc)) from exc
     sys.exit(status)
 
 

@@ -18,6 +18,7 @@ from typing import IO
 import click
 
 import lcn
+from lcn.messages import msg
 from lcn.validate import validate_record
 from lcn.variants.classic_play import strip_deal
 
@@ -31,6 +32,7 @@ from .io import (
     printable,
     reading,
     render_diagnostic,
+    say,
 )
 
 
@@ -62,11 +64,12 @@ def deal(file: str, keep: str, output: str) -> None:
     if output != "-":
         path = Path(output)
         if path.is_dir():
-            raise InputError(f"cannot write '{output}': it is a directory")
+            raise InputError(msg("cannot write '{output}': it is a directory", output=output))
         try:
             replacement = AtomicFile(path)
         except OSError as exc:
-            raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
+            raise InputError(msg("cannot write '{output}': {reason}",
+                                 output=output, reason=exc.strerror or exc)) from exc
         out: IO[bytes] = replacement.handle
     else:
         out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
@@ -74,7 +77,7 @@ def deal(file: str, keep: str, output: str) -> None:
         count = _strip_all(source, display, seat, out,
                            "a temporary file" if output == "-" else f"'{output}'")
         if count is None:
-            click.echo(f"lcn: {display}: nothing written", err=True)
+            click.echo("lcn: " + say(msg("{name}: nothing written", name=display)), err=True)
             sys.exit(1)
         if replacement is None:
             out.seek(0)
@@ -84,8 +87,12 @@ def deal(file: str, keep: str, output: str) -> None:
         try:
             replacement.commit()
         except OSError as exc:
-            raise InputError(f"cannot write '{output}': {exc.strerror or exc}") from exc
-        click.echo(f"{printable(output)}: {count} game{'s' if count != 1 else ''} written", err=True)
+            raise InputError(msg("cannot write '{output}': {reason}",
+                                 output=output, reason=exc.strerror or exc)) from exc
+        click.echo(say(msg("{name}: {count} game written", name=printable(output), count=count)
+                       if count == 1 else
+                       msg("{name}: {count} games written", name=printable(output), count=count)),
+                   err=True)
     finally:
         if replacement is not None:
             replacement.discard()
@@ -104,23 +111,25 @@ def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[byt
     count = 0
     try:
         for index, record in enumerate(reading(reader, display), 1):
-            where = f"{display}: game {index} (line {record.line})"
+            where = say(msg("{name}: game {index} (line {line})", name=display, index=index,
+                            line=record.line))
             errors = [d for d in record.diagnostics if d.is_error]
             if errors:
                 _report(errors, display, lines)
                 failed = unreadable = True
                 continue
             if record.variant_name != "classic":
-                click.echo(f"lcn: {where}: a {printable(record.variant_name)} game has no hidden deal to "
-                           "strip (only classic records do)", err=True)
+                click.echo("lcn: " + say(msg("{where}: a {variant} game has no hidden deal to strip "
+                                             "(only classic records do)", where=where,
+                                             variant=printable(record.variant_name))), err=True)
                 failed = True
                 continue
             report = validate_record(record, index)
             errors = [d for d in report.diagnostics if d.is_error]
             if errors:
                 _report(errors, display, lines)
-                click.echo(f"lcn: {where}: not a valid record; fix it before stripping its deal",
-                           err=True)
+                click.echo("lcn: " + say(msg("{where}: not a valid record; fix it before stripping "
+                                             "its deal", where=where)), err=True)
                 failed = True
                 continue
             try:
@@ -133,7 +142,8 @@ def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[byt
                 try:
                     out.write((b"\n" if count else b"") + lcn.write_game(stripped).encode("utf-8"))
                 except OSError as exc:
-                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+                    raise OutputError(msg("cannot write {where}: {reason}",
+                                          where=where, reason=exc.strerror or exc)) from exc
                 count += 1
         if reader.file_diagnostics:
             _report(reader.file_diagnostics, display, lines)
@@ -141,7 +151,8 @@ def _strip_all(source: bytes | Path, display: str, seat: int | None, out: IO[byt
     finally:
         lines.close()
     if unreadable:
-        click.echo(f"lcn: {display}: the file cannot be read completely", err=True)
+        click.echo("lcn: " + say(msg("{name}: the file cannot be read completely", name=display)),
+                   err=True)
     return None if failed else count
 
 

@@ -21,6 +21,7 @@ from typing import IO, BinaryIO, TypeVar
 import click
 
 from lcn import Diagnostic
+from lcn.messages import language_from_environment, msg, translate
 
 T = TypeVar("T")
 
@@ -33,7 +34,8 @@ class InputError(click.ClickException):
     exit_code = 2
 
     def __init__(self, message: str) -> None:
-        super().__init__(printable(message))
+        # Said in the command's language (LANG) as it is made: it is only ever printed.
+        super().__init__(printable(say(message)))
 
 
 #: The type of every file argument: a path, or '-' for standard input. Being a path is
@@ -64,8 +66,8 @@ def expand_inputs(names: Iterable[str], pattern: str = DEFAULT_GLOB) -> list[str
                                             for part in match.relative_to(path).parts)),
             key=lambda match: match.relative_to(path).parts)
         if not found:
-            raise InputError(f"no file matching '{pattern}' in the directory '{name}' "
-                             "(--glob chooses another pattern)")
+            raise InputError(msg("no file matching '{pattern}' in the directory '{name}' (--glob "
+                                 "chooses another pattern)", pattern=pattern, name=name))
         files.extend(str(match) for match in found)
     return files
 
@@ -97,12 +99,13 @@ def open_source(name: str) -> Path:
         return _spooled_stdin()
     path = Path(name)
     if path.is_dir():
-        raise InputError(f"cannot read '{name}': it is a directory")
+        raise InputError(msg("cannot read '{name}': it is a directory", name=name))
     try:
         with path.open("rb"):
             pass
     except OSError as exc:
-        raise InputError(f"cannot read '{name}': {exc.strerror or exc}") from exc
+        raise InputError(msg("cannot read '{name}': {reason}",
+                             name=name, reason=exc.strerror or exc)) from exc
     return path
 
 
@@ -120,7 +123,7 @@ def open_input(name: str) -> Path | StdinStream:
 
 def _stdin() -> IO[bytes]:
     if sys.stdin is None:  # started with standard input closed
-        raise InputError("cannot read standard input: it is closed")
+        raise InputError(msg("cannot read standard input: it is closed"))
     return sys.stdin.buffer
 
 
@@ -147,7 +150,7 @@ def _spooled_stdin() -> Path:
         shutil.copyfileobj(stdin, spool, 1 << 20)
         spool.flush()
     except OSError as exc:
-        raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
+        raise InputError(msg("cannot read standard input: {reason}", reason=exc.strerror or exc)) from exc
     return _DESCRIPTORS / str(spool.fileno()) if unnamed else Path(spool.name)
 
 
@@ -181,7 +184,7 @@ class StdinStream:
         try:
             return self._read(self._block)
         except OSError as exc:
-            raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
+            raise InputError(msg("cannot read standard input: {reason}", reason=exc.strerror or exc)) from exc
 
     def _given(self, data: bytes) -> bytes:
         """Keep the bytes given out (to the reader), in order."""
@@ -399,13 +402,19 @@ def json_text(text: str) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def say(text: str) -> str:
+    """A message of the library or of the command in the language ``LANG`` (and the other
+    variables gettext reads) names; English when it names none with a catalog."""
+    return translate(text, language_from_environment())
+
+
 def render_diagnostic(d: Diagnostic, filename: str, lines: dict[int, str], color: bool) -> str:
     """A compiler-style diagnostic with the source line and a caret under the bad span.
 
     What comes from the input (the message's quotes of it, the source line) is printed
     through :func:`printable`; the caret stays under the span, escapes counted.
     """
-    head = printable(d.format(filename))
+    head = printable(d.format(filename, language_from_environment()))
     if color:
         tint = {"error": "red", "warning": "yellow"}.get(d.severity.value, "cyan")
         head = head.replace(f"{d.severity.value}[{d.code}]",
@@ -451,9 +460,9 @@ class AtomicFile:
             self.original = None
         if self.original is not None and self.original.st_nlink > 1:
             raise OutputError(
-                f"cannot write '{path}': it has {self.original.st_nlink} hard links, which "
-                "replacing it would split (write to another file and copy it over, as "
-                "`cp` does, to keep them)")
+                msg("cannot write '{path}': it has {links} hard links, which replacing it would "
+                    "split (write to another file and copy it over, as `cp` does, to keep them)",
+                    path=path, links=self.original.st_nlink))
         self.directory = self.target.parent
         self.temp: str | None = None
         fd = _unnamed_file(self.directory)
@@ -556,7 +565,8 @@ def reading(items: Iterable[T], name: str) -> Iterator[T]:
         except InputError:
             raise
         except OSError as exc:
-            raise InputError(f"cannot read '{name}': {exc.strerror or exc}") from exc
+            raise InputError(msg("cannot read '{name}': {reason}",
+                                 name=name, reason=exc.strerror or exc)) from exc
         yield item
 
 

@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
 import click
 
 import lcn
+from lcn.messages import language_from_environment, msg
 from lcn.parallel import FileRuns, ParallelRun
 from lcn.validate import GameReport, MatchChecks, ValidationRun
 
@@ -37,6 +38,7 @@ from .io import (
     printable,
     reading,
     render_diagnostic,
+    say,
     source_lines,
 )
 from .progress import Progress, TrackedRun
@@ -87,9 +89,10 @@ def _display_name(name: str) -> str:
 
 
 def _game_title(report: GameReport | SentReport) -> str:
-    players = printable(" vs ".join(report.players) or "no players")
+    players = printable(" vs ".join(report.players) or say(msg("no players")))
     variant = printable(report.record.variant_name)
-    return f"game {report.index} ({variant}: {players}, line {report.record.line})"
+    return say(msg("game {index} ({variant}: {players}, line {line})", index=report.index,
+                   variant=variant, players=players, line=report.record.line))
 
 
 class _StreamedGames:
@@ -247,11 +250,15 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                 if not quiet or not report.valid:
                     errors = sum(1 for d in report.diagnostics if d.is_error)
                     count = len(report.diagnostics) - errors
-                    verdict = click.style("valid", fg="green") if color else "valid"
+                    valid = say(msg("valid"))
+                    verdict = click.style(valid, fg="green") if color else valid
                     if errors:
-                        verdict = f"{errors} error{'s' if errors != 1 else ''}"
+                        verdict = say(msg("{count} error", count=errors) if errors == 1
+                                      else msg("{count} errors", count=errors))
                         verdict = click.style(verdict, fg="red") if color else verdict
-                    note = f", {count} warning{'s' if count != 1 else ''}" if count and warnings else ""
+                    note = ", " + say(msg("{count} warning", count=count) if count == 1
+                                      else msg("{count} warnings", count=count)) \
+                        if count and warnings else ""
                     click.echo(f"{printable(display)}: {_game_title(report)}: {verdict}{note}")
         except InputError as exc:  # an input failing midway: what came is reported
             io_error = True
@@ -273,8 +280,10 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
         games_json.finish({"files": files_json, "summary": {
             "games": total, "valid": valid_count, "invalid": total - valid_count}})
     elif fmt == "text" and (total != 1 or quiet):
-        click.echo(f"{total} game{'s' if total != 1 else ''}: {valid_count} valid, "
-                   f"{total - valid_count} invalid")
+        click.echo(say(msg("{total} game: {valid} valid, {invalid} invalid", total=total,
+                           valid=valid_count, invalid=total - valid_count) if total == 1
+                       else msg("{total} games: {valid} valid, {invalid} invalid", total=total,
+                                valid=valid_count, invalid=total - valid_count)))
     return any_invalid, io_error
 
 
@@ -321,28 +330,31 @@ def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
                     continue
                 click.echo(f"{printable(display)}: {_game_title(report)}")
                 if score_ is None:
-                    click.echo("  cannot be scored: " + printable("; ".join(
-                        d.message for d in report.diagnostics if d.is_error)))
+                    click.echo("  " + say(msg("cannot be scored: {reasons}", reasons=printable(
+                        "; ".join(say(d.message) for d in report.diagnostics if d.is_error)))))
                     continue
                 players = [printable(p) for p in players]
                 parts = list(score_.breakdown[0]) if score_.breakdown else []
                 width = max((len(p) for p in players), default=6) + 2
-                click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts) + f"{'total':>8}")
+                total_word = say(msg("total"))  # outside the f-string, where Babel finds it
+                click.echo("  " + " " * width + "".join(f"{p:>6}" for p in parts)
+                           + f"{total_word:>8}")
                 for seat, player in enumerate(players):
                     row = "".join(f"{score_.breakdown[seat][p]:>6}" for p in parts)
                     click.echo(f"  {player:<{width}}{row}{score_.totals[seat]:>8}")
                 status = []
                 if not report.over:
-                    status.append("game not over: scores as the record stands")
+                    status.append(msg("game not over: scores as the record stands"))
                 if not report.valid:
-                    status.append("the record has errors (lcn validate shows them)")
+                    status.append(msg("the record has errors (lcn validate shows them)"))
                 for note in status:
-                    click.echo(f"  note: {note}")
+                    click.echo("  " + say(msg("note: {note}", note=note)))
                 if "match" in report.extra:
                     match = report.extra["match"]
                     totals = ", ".join(f"{p} {t}" for p, t in match["totals"].items())
-                    click.echo(printable(f"  match \"{match['name']}\" after game {match['game']}: "
-                                         f"{totals}"))
+                    click.echo(printable("  " + say(msg(
+                        "match \"{name}\" after game {game}: {totals}", name=match["name"],
+                        game=match["game"], totals=totals))))
                 click.echo("")
         except InputError as exc:  # an input failing midway: what came is scored
             io_error = True
@@ -351,7 +363,7 @@ def score(files: tuple[str, ...], fmt: str, pattern: str) -> None:
         for d in run.file_diagnostics:
             if d.is_error:
                 any_invalid = True
-                click.echo(printable(d.format(display)), err=True)
+                click.echo(printable(d.format(display, language_from_environment())), err=True)
     if fmt == "json":
         _dump({"games": games_json})
     if io_error:
@@ -375,7 +387,7 @@ def fmt_command(files: tuple[str, ...], check: bool, write_: bool, pattern: str)
     is not rewritten (replacing it would split the links): exit status 2.
     """
     if check and write_:
-        raise click.UsageError("--check and --write exclude each other")
+        raise click.UsageError(say(msg("--check and --write exclude each other")))
     files = tuple(expand_inputs(files, pattern))
     unformatted: list[str] = []
     status = 0
@@ -416,28 +428,32 @@ def _format_one(name: str, source: Path, check: bool, write_: bool,
         elif not check:
             out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     except OSError as exc:
-        raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+        raise OutputError(msg("cannot write {where}: {reason}",
+                              where=where, reason=exc.strerror or exc)) from exc
     try:
         syntax, same = _canonical(source, display, out, where)
         if syntax:
             lines = source_lines(source, (d.line for d in syntax if d.line))
             for d in syntax:
                 click.echo(render_diagnostic(d, display, lines, False), err=True)
-            click.echo(f"lcn: {printable(display)}: not formatted: the file cannot be read completely",
+            click.echo("lcn: " + say(msg("{name}: not formatted: the file cannot be read completely",
+                                         name=printable(display))),
                        err=True)
             return 1
         if check:
             if not same:
                 unformatted.append(display)
-                click.echo(f"{printable(display)}: not in canonical form", err=True)
+                click.echo(say(msg("{name}: not in canonical form", name=printable(display))),
+                           err=True)
                 return 1
         elif replacement is not None:
             if not same:
                 try:
                     replacement.commit()
                 except OSError as exc:
-                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
-                click.echo(f"{printable(display)}: reformatted", err=True)
+                    raise OutputError(msg("cannot write {where}: {reason}",
+                                          where=where, reason=exc.strerror or exc)) from exc
+                click.echo(say(msg("{name}: reformatted", name=printable(display))), err=True)
         elif out is not None:
             out.seek(0)
             for text in io.TextIOWrapper(out, encoding="utf-8", newline=""):
@@ -469,13 +485,14 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
             record = candidate
             break
     if record is None:
-        raise InputError(f"{_display_name(file)} has no game {game_no}")
+        raise InputError(msg("{name} has no game {game}", name=_display_name(file), game=game_no))
     variant = lcn.find_variant(record.variant_name)
     if variant is None:
         raise click.ClickException(printable(f"unknown variant \"{record.tags.get('Variant')}\""))
     count = len(record.turns)
     if turn is not None and turn > count:
-        raise click.BadParameter(f"the game has {count} turns", param_hint="--turn")
+        raise click.BadParameter(say(msg("the game has {count} turns", count=count)),
+                                 param_hint="--turn")
     upto = count if turn is None else turn
     # The reader's problems up to the turn shown (an unclosed comment, a bad tag line) are
     # noted too: the position may rest on text the reader could not read.
@@ -486,11 +503,13 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
                                termination="*", line=record.line, diagnostics=read_problems)
     report = lcn.validate_record(shortened)
     if view not in ("all", "none") and int(view) > len(report.players):
-        raise click.BadParameter(f"the game has {len(report.players)} players", param_hint="--view")
+        raise click.BadParameter(say(msg("the game has {count} players", count=len(report.players))),
+                                 param_hint="--view")
     errors = [d for d in report.diagnostics if d.is_error
               and d.code not in ("missing-termination", "result-tag-mismatch")]
     if report.state is None or not report.complete:
-        raise click.ClickException(printable("; ".join(d.message for d in errors) or "cannot replay"))
+        raise click.ClickException(printable("; ".join(say(d.message) for d in errors)
+                                             or say(msg("cannot replay"))))
     names = report.players
     if fmt == "json":
         data = variant.snapshot(report.state)
@@ -502,7 +521,8 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
         # Names, comments and any text of the record are shown, never obeyed.
         click.echo(printable(variant.render_text(report.state, names, view=seat), lines=True), nl=False)
         for d in errors:
-            click.echo(f"note: {printable(d.format(_display_name(file)))}")
+            click.echo(say(msg("note: {note}", note=printable(
+                d.format(_display_name(file), language_from_environment())))))
     sys.exit(1 if errors else 0)
 
 
@@ -519,7 +539,8 @@ def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
     try:
         original = source.open("rb") if isinstance(source, Path) else io.BytesIO(source)
     except OSError as exc:
-        raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
+        raise InputError(msg("cannot read '{display}': {reason}",
+                             display=display, reason=exc.strerror or exc)) from exc
     errors: list[lcn.Diagnostic] = []
     same = True
     separator = b""
@@ -528,7 +549,8 @@ def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
         try:
             return original.read(len(chunk)) != chunk if chunk else bool(original.read(1))
         except OSError as exc:
-            raise InputError(f"cannot read '{display}': {exc.strerror or exc}") from exc
+            raise InputError(msg("cannot read '{display}': {reason}",
+                                 display=display, reason=exc.strerror or exc)) from exc
 
     try:
         for record in reading(reader, display):
@@ -541,7 +563,8 @@ def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
                 try:
                     out.write(chunk)
                 except OSError as exc:
-                    raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from exc
+                    raise OutputError(msg("cannot write {where}: {reason}",
+                                          where=where, reason=exc.strerror or exc)) from exc
             if same and differs(chunk):
                 same = False
         errors.extend(reader.file_diagnostics)

@@ -15,9 +15,19 @@ from pathlib import Path
 import click
 
 import lcn
+from lcn.messages import msg
 from lcn.moves import InvalidRecord
 
-from .io import INPUT_PATH, InputError, SourceLines, open_source, printable, reading, render_diagnostic
+from .io import (
+    INPUT_PATH,
+    InputError,
+    SourceLines,
+    open_source,
+    printable,
+    reading,
+    render_diagnostic,
+    say,
+)
 
 
 def _display(name: str) -> str:
@@ -43,29 +53,34 @@ def moves(file: str, game_no: int, turn: int | None, fmt: str) -> None:
             record = candidate
             break
     if record is None:
-        raise InputError(f"{display} has no game {game_no}")
+        raise InputError(msg("{name} has no game {game}", name=display, game=game_no))
     if turn is not None and turn > len(record.turns) + 1:
-        raise click.BadParameter(f"the game has {len(record.turns)} turns, so its positions are "
-                                 f"turns 1-{len(record.turns) + 1}", param_hint="--turn")
+        raise click.BadParameter(say(msg("the game has {count} turns, so its positions are turns "
+                                         "1-{last}", count=len(record.turns),
+                                         last=len(record.turns) + 1)), param_hint="--turn")
     try:
         position = lcn.legal_moves(record, turn=turn)
     except InvalidRecord as exc:
         _invalid(exc.diagnostics, display, source, fmt)
         sys.exit(1)
     except ValueError as exc:
-        raise InputError(f"{display}: {exc}") from exc
+        raise InputError(msg("{name}: {error}",
+                             name=display, error=exc.args[0] if exc.args else str(exc))) from exc
     if fmt == "json":
         click.echo(json.dumps(position.to_json(), ensure_ascii=True, indent=2))
         return
     if position.over:
-        click.echo(f"turn {position.turn}: the game is over")
+        click.echo(say(msg("turn {turn}: the game is over", turn=position.turn)))
         return
     player = printable(position.player or "")
-    click.echo(f"turn {position.turn}: {player} to move, {len(position.moves)} "
-               f"move{'s' if len(position.moves) != 1 else ''}")
+    count = len(position.moves)
+    click.echo(say(msg("turn {turn}: {player} to move, {count} move", turn=position.turn,
+                       player=player, count=count) if count == 1 else
+                   msg("turn {turn}: {player} to move, {count} moves", turn=position.turn,
+                       player=player, count=count)))
     width = max((len(move.lcn) for move in position.moves), default=0)
     for move in position.moves:
-        click.echo(f"  {move.lcn:<{width}}  {printable(move.label)}")
+        click.echo(f"  {move.lcn:<{width}}  {printable(say(move.label))}")
 
 
 def _invalid(diagnostics: list[lcn.Diagnostic], display: str, source: Path, fmt: str) -> None:

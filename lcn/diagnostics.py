@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .messages import Message, template
+from .messages import Message, msg, template, translate
 
 
 class Severity(StrEnum):
@@ -48,37 +48,52 @@ class Diagnostic:
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
-    def to_json(self) -> dict[str, Any]:
+    def said_in(self, language: str | None) -> tuple[str, str | None]:
+        """The message and the hint in ``language``; None keeps them as they were made (English
+        text that can still be said in another language later)."""
+        if language is None:
+            return self.message, self.hint
+        return (translate(self.message, language),
+                translate(self.hint, language) if self.hint else None)
+
+    def to_json(self, language: str | None = None) -> dict[str, Any]:
         """The fixed JSON shape of ``lcn validate --format json`` (more keys may follow).
 
-        ``hint`` is added only when the diagnostic has one.
+        ``hint`` is added only when the diagnostic has one. The keys and the code never
+        change; ``message`` and ``hint`` are said in ``language`` (English by default, which
+        is what ``lcn --format json`` writes, so that tools reading it see one wording).
         """
+        message, tip = self.said_in(language)
         return {
             "code": self.code,
             "severity": self.severity.value,
-            "message": self.message,
+            "message": message,
             "line": self.line,
             "column": self.column,
             "turn": self.turn,
             "rule": self.rule,
             "length": self.length,
-            **({"hint": self.hint} if self.hint else {}),
+            **({"hint": tip} if tip else {}),
         }
 
-    def format(self, filename: str = "<input>") -> str:
+    def format(self, filename: str = "<input>", language: str | None = None) -> str:
         """Compiler-style one-line form: ``file:line:col: error[code] message (rule)``.
 
-        A hint follows as ``; hint: ...`` on the same line.
+        A hint follows as ``; hint: ...`` on the same line. The message, the hint and the
+        words around them are said in ``language`` (None: English); the code, the severity
+        and the rule are the same in every language, so that they can be searched for.
         """
+        message, tip = self.said_in(language)
         place = filename
         if self.line is not None:
             place += f":{self.line}"
             if self.column is not None:
                 place += f":{self.column}"
         rule = f" ({self.rule})" if self.rule else ""
-        turn = f" [turn {self.turn}]" if self.turn is not None else ""
-        tip = f"; hint: {self.hint}" if self.hint else ""
-        return f"{place}: {self.severity.value}[{self.code}] {self.message}{turn}{rule}{tip}"
+        turn = (" " + translate(msg("[turn {turn}]", turn=self.turn), language)
+                if self.turn is not None else "")
+        hint_text = "; " + translate(msg("hint: {hint}", hint=tip), language) if tip else ""
+        return f"{place}: {self.severity.value}[{self.code}] {message}{turn}{rule}{hint_text}"
 
 
 #: The hints, as templates with named parameters: what a writer probably meant and how to

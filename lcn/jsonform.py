@@ -47,6 +47,7 @@ from marshmallow import (
     validates_schema,
 )
 
+from .messages import Message, join, msg
 from .model import GameRecord, Tags, Turn
 
 #: The ``format`` value of a JSON document of games, and the version of its shape.
@@ -71,9 +72,10 @@ class JSONFormError(ValueError):
         self.problems = problems
         self.line = line
         self.column = column
-        shown = "; ".join(f"{path}: {message}" if path else message for path, message in problems[:5])
-        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
-        super().__init__(shown + more)
+        shown = join((Message("{path}: {message}", {"path": path, "message": message}) if path
+                      else message for path, message in problems[:5]), "; ")
+        more = msg(" (and {count} more)", count=len(problems) - 5) if len(problems) > 5 else ""
+        super().__init__(msg("{problems}{more}", problems=shown, more=more))
 
 
 class TagSchema(Schema):
@@ -105,7 +107,7 @@ class TurnSchema(Schema):
     @validates_schema
     def _dots_need_number(self, data: dict[str, Any], **_: Any) -> None:
         if data.get("number") is None and data.get("dots"):
-            raise ValidationError("dots are only given with a move number", "dots")
+            raise ValidationError(msg("dots are only given with a move number"), "dots")
 
     @post_load
     def _make(self, data: dict[str, Any], **_: Any) -> Turn:
@@ -133,7 +135,7 @@ class RecordSchema(Schema):
         for index, tag in enumerate(data.get("tags", [])):
             name = tag["name"]
             if name in seen:
-                raise ValidationError({index: {"name": [f"tag {name} appears twice"]}}, "tags")
+                raise ValidationError({index: {"name": [msg("tag {name} appears twice", name=name)]}}, "tags")
             seen.add(name)
 
     @post_load
@@ -155,7 +157,7 @@ class DocumentSchema(Schema):
     format = fields.String(required=True, validate=validate.Equal(
         FORMAT, error=f'expected "{FORMAT}"'))
     version = fields.Integer(strict=True, required=True, validate=validate.Equal(
-        VERSION, error=f"this reader knows version {VERSION}"))
+        VERSION, error=msg("this reader knows version {version}", version=VERSION)))
     games = fields.List(fields.Nested(RecordSchema), required=True)
 
 
@@ -197,7 +199,7 @@ def to_json(record: GameRecord) -> dict[str, Any]:
 def from_json(data: Any) -> GameRecord:
     """The record of a JSON form (as parsed by ``json.loads``); JSONFormError says what is wrong."""
     if not isinstance(data, dict):
-        raise JSONFormError([("", f"expected a record (a JSON object), not {_kind(data)}")])
+        raise JSONFormError([("", msg("expected a record (a JSON object), not {kind}", kind=_kind(data)))])
     try:
         record: GameRecord = _RECORD.load(data)
     except ValidationError as exc:
@@ -216,8 +218,8 @@ def dumps(records: Iterable[GameRecord], *, indent: int | None = 2) -> str:
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-            type(None): "null"}.get(type(value), "a number")
+    return {dict: msg("an object"), list: msg("an array"), str: msg("a string"),
+            bool: msg("a boolean"), type(None): "null"}.get(type(value), msg("a number"))
 
 
 def load_document(data: Any) -> list[GameRecord]:
@@ -239,7 +241,8 @@ def load_document(data: Any) -> list[GameRecord]:
         return list(loaded["games"])
     if isinstance(data, dict):
         return [from_json(data)]
-    raise JSONFormError([("", f"expected a document of games (a JSON object), not {_kind(data)}")])
+    raise JSONFormError([("", msg("expected a document of games (a JSON object), not {kind}",
+                                  kind=_kind(data)))])
 
 
 def loads(text: str) -> list[GameRecord]:
@@ -247,11 +250,13 @@ def loads(text: str) -> list[GameRecord]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise JSONFormError([("", f"not valid JSON: {exc.msg}")], exc.lineno, exc.colno) from None
+        raise JSONFormError([("", msg("not valid JSON: {reason}", reason=exc.msg))], exc.lineno,
+                            exc.colno) from None
     except RecursionError:
-        raise JSONFormError([("", "not valid JSON: nested too deeply")]) from None
+        raise JSONFormError([("", msg("not valid JSON: nested too deeply"))]) from None
     except ValueError:  # the only other refusal: a number of more digits than Python converts
-        raise JSONFormError([("", "not valid JSON here: a number has too many digits (over 4300)")]) \
+        raise JSONFormError([("", msg("not valid JSON here: a number has too many "
+                                                "digits (over 4300)"))]) \
             from None
     return load_document(data)
 

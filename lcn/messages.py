@@ -36,9 +36,18 @@ from typing import Any
 #: Where the library's catalogs live, and their gettext domain.
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "lcn"
-#: The languages with a catalog; English is the templates themselves.
-LANGUAGES: tuple[str, ...] = ("en", "de")
 DEFAULT_LANGUAGE = "en"
+
+
+def _languages() -> tuple[str, ...]:
+    """English (the templates themselves) and every language with a catalog: a language is
+    added by adding its catalog (``docs/translating.md``), not by changing code."""
+    found = {path.parent.parent.name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.[pm]o")}
+    return (DEFAULT_LANGUAGE, *sorted(found - {DEFAULT_LANGUAGE}))
+
+
+#: The languages the library speaks, English first.
+LANGUAGES: tuple[str, ...] = _languages()
 
 
 class Message(str):
@@ -173,7 +182,11 @@ def translate(text: str, language: str | None) -> str:
 
 def join(parts: Iterable[str], separator: str = ", ") -> Message:
     """Messages joined by ``separator``, each still translatable (a list of reasons)."""
-    fields = {f"p{i}": item for i, item in enumerate(parts)}
+    fields: dict[str, Any] = {f"p{i}": item for i, item in enumerate(parts)}
+    if isinstance(separator, Message):  # a word (" and "), said in the language too
+        wording = "{sep}".join("{" + key + "}" for key in fields)
+        fields["sep"] = separator
+        return Message(wording, fields)
     wording = separator.replace("{", "{{").replace("}", "}}").join(
         "{" + key + "}" for key in fields)
     return Message(wording, fields)

@@ -14,6 +14,7 @@ from operator import itemgetter
 from typing import Any, Protocol, TypeVar, overload
 
 from .diagnostics import Diagnostic
+from .messages import msg
 
 _part_start = itemgetter(0)
 _T = TypeVar("_T")
@@ -81,14 +82,14 @@ class Tags(MutableMapping[str, str]):
         self.lines: dict[str, int] = {}
         for name, value in self._items.items():
             if "\n" in value or "\r" in value:
-                raise ValueError(f"tag {name!r}: a tag value cannot contain a line break")
+                raise ValueError(msg("tag {name!r}: a tag value cannot contain a line break", name=name))
 
     def __getitem__(self, name: str) -> str:
         return self._items[name]
 
     def __setitem__(self, name: str, value: str) -> None:
         if "\n" in value or "\r" in value:
-            raise ValueError(f"tag {name!r}: a tag value cannot contain a line break")
+            raise ValueError(msg("tag {name!r}: a tag value cannot contain a line break", name=name))
         self._items[name] = value
 
     def __delitem__(self, name: str) -> None:

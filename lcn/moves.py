@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Diagnostic, Severity
+from .messages import Message, msg, template
 from .model import GameRecord
 from .reader import read_games
 from .validate import validate_record
@@ -31,31 +32,29 @@ from .variants import MoveSyntaxError, Variant, find_variant
 #: live (a language is one more catalog of the same keys).
 LABELS: dict[str, str] = {
     "move": "{move}",
-    "classic.place.pile": "{card} on the {colour} expedition, draw from the draw pile",
-    "classic.place.take": "{card} on the {colour} expedition, take {take} from the {pile} "
-                          "discard pile",
-    "classic.discard.pile": "discard {card}, draw from the draw pile",
-    "classic.discard.take": "discard {card}, take {take} from the {pile} discard pile",
-    "rivals.up": "uncover {card}",
-    "rivals.bid": "{player} bids {amount}",
-    "rivals.pass": "{player} passes",
-    "rivals.place": "place {cards}",
-    "rivals.place.more": "and place {card}",
-    "rivals.box": "return {card} to the box",
-    "rollwrite.die.colour": "a colour die shows {colour} (the dice decide: write what they "
-                            "show)",
-    "rollwrite.die.number": "a number die shows {number} (the dice decide: write what they "
-                            "show)",
-    "rollwrite.refuse": "{player} refuses and shades a dice symbol",
-    "rollwrite.circle": "{player} marks the {colour} circle",
-    "rollwrite.write": "{player} writes {value} in {colour}{marks}",
-    "rollwrite.write.top": "{player} writes {value} in the full {colour} expedition: its top "
-                           "artefact",
-    "rollwrite.accelerate": "accelerating {colour}{marks}",
-    "rollwrite.accelerate.top": "accelerating the full {colour} expedition: its top artefact",
-    "rollwrite.mark.artefact": ", shading an artefact",
-    "rollwrite.mark.decline": ", declining the acceleration",
-    "rollwrite.mark.accelerate": ", accelerating (the expedition comes next)",
+    "classic.place.pile": template("{card} on the {colour} expedition, draw from the draw pile"),
+    "classic.place.take": template("{card} on the {colour} expedition, take {take} from the {pile} discard "
+                                   "pile"),
+    "classic.discard.pile": template("discard {card}, draw from the draw pile"),
+    "classic.discard.take": template("discard {card}, take {take} from the {pile} discard pile"),
+    "rivals.up": template("uncover {card}"),
+    "rivals.bid": template("{player} bids {amount}"),
+    "rivals.pass": template("{player} passes"),
+    "rivals.place": template("place {cards}"),
+    "rivals.place.more": template("and place {card}"),
+    "rivals.box": template("return {card} to the box"),
+    "rollwrite.die.colour": template("a colour die shows {colour} (the dice decide: write what they show)"),
+    "rollwrite.die.number": template("a number die shows {number} (the dice decide: write what they show)"),
+    "rollwrite.refuse": template("{player} refuses and shades a dice symbol"),
+    "rollwrite.circle": template("{player} marks the {colour} circle"),
+    "rollwrite.write": template("{player} writes {value} in {colour}{marks}"),
+    "rollwrite.write.top": template("{player} writes {value} in the full {colour} expedition: its top "
+                                    "artefact"),
+    "rollwrite.accelerate": template("accelerating {colour}{marks}"),
+    "rollwrite.accelerate.top": template("accelerating the full {colour} expedition: its top artefact"),
+    "rollwrite.mark.artefact": template(", shading an artefact"),
+    "rollwrite.mark.decline": template(", declining the acceleration"),
+    "rollwrite.mark.accelerate": template(", accelerating (the expedition comes next)"),
 }
 
 #: Diagnostic codes of a shortened record that say nothing about the position itself.
@@ -105,10 +104,10 @@ class InvalidRecord(ValueError):
 
 def label(key: str, params: dict[str, Any]) -> str:
     """A label from its template key and parameters (an unknown key shows the move)."""
-    template = LABELS.get(key)
-    if template is None:
+    wording = LABELS.get(key)
+    if wording is None:
         return str(params.get("move", key))
-    return template.format(**params)
+    return Message(wording, params)
 
 
 def extend(text: str, move: str) -> str:
@@ -124,12 +123,12 @@ def extend(text: str, move: str) -> str:
 def _pick(record: GameRecord | str, game: int) -> GameRecord:
     if isinstance(record, GameRecord):
         if game != 1:
-            raise ValueError(f"a single record has only game 1, not game {game}")
+            raise ValueError(msg("a single record has only game 1, not game {game}", game=game))
         return record
     for index, candidate in enumerate(read_games(record), 1):
         if index == game:
             return candidate
-    raise ValueError(f"the text has no game {game}")
+    raise ValueError(msg("the text has no game {game}", game=game))
 
 
 def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = None,
@@ -146,9 +145,9 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
     if variant is None:
         variant = find_variant(record.variant_name)
     if variant is None:
-        raise ValueError(f"unknown variant \"{record.tags.get('Variant')}\"")
+        raise ValueError(msg('unknown variant "{variant}"', variant=record.tags.get("Variant")))
     if not variant.lists_moves:
-        raise ValueError(f"the {variant.title} engine does not list its moves")
+        raise ValueError(msg("the {title} engine does not list its moves", title=variant.title))
     count = len(record.turns)
     if turn is None:
         turn = count + 1
@@ -171,7 +170,7 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
         report = _replay(record, kept, variant)
     errors = [d for d in report.diagnostics if d.is_error and d.code not in _NOT_ABOUT_POSITION]
     if errors or report.state is None or not report.complete:
-        raise InvalidRecord(errors or [Diagnostic("move-syntax", "the record cannot be replayed",
+        raise InvalidRecord(errors or [Diagnostic("move-syntax", msg("the record cannot be replayed"),
                                                   Severity.ERROR)])
     state = report.state
     if variant.is_over(state):
@@ -179,7 +178,8 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
     moves = _continuations(variant, state, partial)
     if partial and not moves:
         raise InvalidRecord([Diagnostic(
-            "move-syntax", f"turn {turn} (`{partial}`) cannot be finished by any legal move",
+            "move-syntax", msg("turn {turn} (`{partial}`) cannot be finished by any legal move",
+                               turn=turn, partial=partial),
             Severity.ERROR, line, None, turn), *why])
     seat = variant.acting_seat(state, partial)
     names = report.players

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .diagnostics import Diagnostic, LCNError, Severity
+from .messages import msg
 from .model import SUFFIX_GLYPHS, GameRecord, Tags, Turn
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ class _Lines:
             if not self._crlf_reported:
                 self._crlf_reported = True
                 self.pending.append(_diag(
-                    "crlf", "Windows line ending (CR LF); read as LF, and `lcn fmt` writes LF",
+                    "crlf", msg("Windows line ending (CR LF); read as LF, and `lcn fmt` writes LF"),
                     number, len(line) + 1, rule="LCN-ENCODING", severity=Severity.WARNING))
         return line
 
@@ -137,7 +138,7 @@ class _Lines:
             number += 1
             if number == 1 and line.startswith("\ufeff"):
                 line = line[1:]
-                self.pending.append(_diag("bom", "byte order mark at the start of the file; ignored",
+                self.pending.append(_diag("bom", msg("byte order mark at the start of the file; ignored"),
                                           1, 1, rule="LCN-ENCODING", severity=Severity.WARNING))
             if len(line) > MAX_LINE and not line.endswith("\n"):
                 self._too_long(number)
@@ -153,7 +154,8 @@ class _Lines:
 
     def _too_long(self, number: int) -> None:
         self.pending.append(_diag(
-            "line-too-long", f"line longer than {MAX_LINE} characters; its content is skipped",
+            "line-too-long", msg("line longer than {limit} characters; its content is skipped",
+                                 limit=MAX_LINE),
             number, MAX_LINE + 1, rule="LCN-FILE"))
 
     def _iter_binary(self) -> Iterator[tuple[int, str]]:
@@ -212,7 +214,7 @@ class _Lines:
             number += 1
             if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
-                self.pending.append(_diag("bom", "byte order mark at the start of the file; ignored",
+                self.pending.append(_diag("bom", msg("byte order mark at the start of the file; ignored"),
                                           1, 1, rule="LCN-ENCODING", severity=Severity.WARNING))
             if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
                 self._too_long(number)
@@ -228,8 +230,8 @@ class _Lines:
                 column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
                 self.pending.append(_diag(
                     "encoding",
-                    f"invalid UTF-8 byte 0x{raw[exc.start]:02x}: LCN files are UTF-8 "
-                    "(convert with e.g. `iconv -f latin1 -t utf-8`)",
+                    msg("invalid UTF-8 byte 0x{byte:02x}: LCN files are UTF-8 (convert with e.g. "
+                        "`iconv -f latin1 -t utf-8`)", byte=raw[exc.start]),
                     number, column, rule="LCN-ENCODING"))
                 line = raw.decode("utf-8", "replace")
             if line[-1:] == "\n":  # readline leaves at most one
@@ -386,8 +388,9 @@ class _Builder:
         if len(turns) >= MAX_TURNS:
             if not self.overflow:
                 self.overflow = True
-                self.diag(_diag("game-too-long", f"more than {MAX_TURNS} turns in one game; the rest "
-                                "is skipped", line, column, rule="LCN-FILE"))
+                self.diag(_diag("game-too-long", msg("more than {limit} turns in one game; the "
+                                                     "rest is skipped",
+                                                     limit=MAX_TURNS), line, column, rule="LCN-FILE"))
             return None
         pending = self.pending_number
         if pending is None:
@@ -400,7 +403,7 @@ class _Builder:
 
     def number(self, value: int, dots: int, line: int, column: int) -> None:
         if self.pending_number is not None:
-            self.diag(_diag("move-number", "two move numbers in a row", line, column,
+            self.diag(_diag("move-number", msg("two move numbers in a row"), line, column,
                             rule="LCN-MOVE-NUMBER"))
         if self.numbered:
             self.pending_number = (value, dots, line, column)
@@ -412,7 +415,7 @@ class _Builder:
         if self.numbered:
             turn = self.turn
             if turn is None:
-                self.diag(_diag("move-number", "a turn must start with its move number (`N.`)",
+                self.diag(_diag("move-number", msg("a turn must start with its move number (`N.`)"),
                                 line, column, rule="LCN-MOVE-NUMBER", length=len(text)))
                 turn = self.turn = self._new_turn("", line, column)
                 if turn is None:
@@ -423,8 +426,10 @@ class _Builder:
                     # million words from taking hours.
                     if self.long_turn is not turn:
                         self.long_turn = turn
-                        self.diag(_diag("turn-too-long", f"turn longer than {MAX_TURN_TEXT} characters; "
-                                        "the rest of it is skipped", line, column, rule="LCN-FILE",
+                        self.diag(_diag("turn-too-long", msg("turn longer than {limit} "
+                                                             "characters; the rest of it is skipped",
+                                                             limit=MAX_TURN_TEXT),
+                                                         line, column, rule="LCN-FILE",
                                         length=len(text)))
                     return
                 turn.parts.append((len(turn.text) + 1, line, column))
@@ -438,7 +443,7 @@ class _Builder:
     def glyph(self, glyph: str, line: int, column: int) -> None:
         target = self.turn
         if target is None:
-            self.diag(_diag("glyph", f"glyph {glyph!r} before any turn", line, column,
+            self.diag(_diag("glyph", msg("glyph {glyph!r} before any turn", glyph=glyph), line, column,
                             rule="LCN-GLYPH", length=len(glyph)))
             return
         target.glyphs.append(glyph)
@@ -465,7 +470,7 @@ class _Builder:
             return game
         if self.pending_number is not None and not self.numbered:
             value, _dots, line, column = self.pending_number
-            self.diag(_diag("move-number", f"move number {value}. is not followed by a turn",
+            self.diag(_diag("move-number", msg("move number {value}. is not followed by a turn", value=value),
                             line, column, rule="LCN-MOVE-NUMBER"))
         return self.game
 
@@ -496,17 +501,19 @@ def _parse_tag(builder: _Builder, line: str, number: int) -> None:
         if "\\" in raw:
             bad = next((m for m in _ESCAPE.finditer(raw) if m.group(1) not in '"\\'), None)
             if bad is not None:
-                builder.diag(_diag("tag-syntax", f"unknown escape `\\{bad.group(1)}` in tag value: "
-                                   'only \\" and \\\\ are escapes', number,
+                builder.diag(_diag("tag-syntax", msg('unknown escape `\\{escape}` in tag value: only '
+                                                     '\\" and \\\\ are escapes', escape=bad.group(1)), number,
                                    offset + match.start(2) + bad.start() + 1, rule="LCN-TAG"))
             value = _ESCAPE.sub(lambda m: m.group(1), raw)
         if "\r" in value:
-            builder.diag(_diag("tag-syntax", f"carriage return inside the value of tag {name}: a tag "
-                               "value is one line; the tag is skipped", number,
+            builder.diag(_diag("tag-syntax", msg("carriage return inside the value of tag {name}: a "
+                                                 "tag value is one line; the tag is skipped",
+                                                 name=name), number,
                                offset + match.start(2) + raw.index("\r") + 1, rule="LCN-TAG"))
             return
         if name in tags:
-            builder.diag(_diag("duplicate-tag", f"tag {name} appears twice; the first value is kept",
+            builder.diag(_diag("duplicate-tag", msg("tag {name} appears twice; the first value is "
+                                                    "kept", name=name),
                                number, offset + 2, rule="LCN-TAG", length=len(name)))
             return
         tags[name] = value
@@ -517,14 +524,15 @@ def _parse_tag(builder: _Builder, line: str, number: int) -> None:
     name_match = _TAG_NAME.match(body.lstrip())
     lead = len(body) - len(body.lstrip())
     if name_match is None:
-        builder.diag(_diag("tag-syntax", "expected a tag name after `[` (letters, digits, `_`)",
+        builder.diag(_diag("tag-syntax", msg("expected a tag name after `[` (letters, digits, `_`)"),
                            number, offset + 2 + lead, rule="LCN-TAG"))
         return
     rest_at = lead + name_match.end()
     rest = body[rest_at:]
     quote = rest.find('"')
     if quote < 0 or rest[:quote].strip():
-        builder.diag(_diag("tag-syntax", f'expected `"` to open the value of tag {name_match.group(0)}',
+        builder.diag(_diag("tag-syntax", msg('expected `"` to open the value of tag {name}',
+                                             name=name_match.group(0)),
                            number, offset + 2 + rest_at + len(rest) - len(rest.lstrip()),
                            rule="LCN-TAG"))
         return
@@ -537,11 +545,13 @@ def _parse_tag(builder: _Builder, line: str, number: int) -> None:
             break
         i += 1
     else:
-        builder.diag(_diag("unterminated-string", f"unterminated string in tag {name_match.group(0)}: "
-                           'expected a closing `"`', number, offset + 2 + rest_at + quote,
+        builder.diag(_diag("unterminated-string", msg('unterminated string in tag {name}: expected '
+                                                      'a closing `"`',
+                                                      name=name_match.group(0)),
+                                                  number, offset + 2 + rest_at + quote,
                            rule="LCN-TAG"))
         return
-    builder.diag(_diag("tag-syntax", 'expected `]` to close the tag line after its value',
+    builder.diag(_diag("tag-syntax", msg("expected `]` to close the tag line after its value"),
                        number, offset + 2 + rest_at + i + 1, rule="LCN-TAG"))
 
 
@@ -620,8 +630,9 @@ class Reader:
                         comment.append(line)
                     elif comment_size - len(line) - 1 <= MAX_COMMENT:
                         builder.diag(_diag(
-                            "comment-too-long", f"comment longer than {MAX_COMMENT} characters: "
-                            "the rest of it, from this line to its `}`, is dropped", number, 1,
+                            "comment-too-long", msg("comment longer than {limit} characters: "
+                                                    "the rest of it, from this line to its `}}`, is "
+                                                    "dropped", limit=MAX_COMMENT), number, 1,
                             rule="LCN-COMMENT"))
                     continue
                 comment.append(line[:end])
@@ -646,8 +657,8 @@ class Reader:
                     if builder is not None and state == "movetext" and builder.game.termination is None:
                         builder.diag(_diag(
                             "missing-termination",
-                            "game has no termination (the final scores or `*`) before the next "
-                            "tag section", number, 1, rule="LCN-TERMINATION"))
+                            msg("game has no termination (the final scores or `*`) before the next "
+                                "tag section"), number, 1, rule="LCN-TERMINATION"))
                     if builder is not None and state != "tags":
                         yield builder.finish()
                         builder = None
@@ -667,13 +678,15 @@ class Reader:
                     seen_any = True
                     builder.start_movetext(express)
                     state = "movetext"
-                    builder.diag(_diag("no-tags", "game without a tag section; the classic variant "
-                                       "is assumed", number, len(line) - len(head) + 1,
+                    builder.diag(_diag("no-tags", msg("game without a tag section; the classic "
+                                                      "variant is assumed"),
+                                                  number, len(line) - len(head) + 1,
                                        rule="LCN-FILE", severity=Severity.WARNING))
                 elif state == "tags":
                     assert builder is not None
-                    builder.diag(_diag("missing-blank-line", "expected a blank line between the tag "
-                                       "section and the movetext", number, 1, rule="LCN-FILE",
+                    builder.diag(_diag("missing-blank-line", msg("expected a blank line between the "
+                                                                 "tag section and the movetext"),
+                                                             number, 1, rule="LCN-FILE",
                                        severity=Severity.WARNING))
                     state = "movetext"
                     builder.start_movetext(express)
@@ -685,8 +698,9 @@ class Reader:
                         builder = _Builder(number)
                         builder.start_movetext(express)
                         state = "movetext"
-                        builder.diag(_diag("no-tags", "game without a tag section; the classic "
-                                           "variant is assumed", number, len(line) - len(head) + 1,
+                        builder.diag(_diag("no-tags", msg("game without a tag section; the classic "
+                                                          "variant is assumed"),
+                                                      number, len(line) - len(head) + 1,
                                            rule="LCN-FILE", severity=Severity.WARNING))
             assert builder is not None
             if pending:
@@ -701,8 +715,9 @@ class Reader:
                 state = "after"
 
         if comment is not None and builder is not None:
-            builder.diag(_diag("unterminated-comment", "comment opened here is never closed: "
-                               "expected `}`", comment_at[0], comment_at[1], rule="LCN-COMMENT"))
+            builder.diag(_diag("unterminated-comment", msg("comment opened here is never closed: "
+                                                           "expected `}}`"),
+                                                       comment_at[0], comment_at[1], rule="LCN-COMMENT"))
             builder.comment("\n".join(comment).strip())
         if builder is not None:
             flush_pending()
@@ -711,15 +726,17 @@ class Reader:
                 # the wording below, as when the game is read at once.
                 builder.undefer()
             if builder.game.termination is None and not builder.game.has_errors:
-                builder.diag(_diag("missing-termination", "game has no termination: expected the "
-                                   "final scores or `*` at the end of the movetext",
+                builder.diag(_diag("missing-termination", msg("game has no termination: expected the "
+                                                              "final scores or `*` at the end of the "
+                                                              "movetext"),
                                    last_line, None, rule="LCN-TERMINATION"))
             elif builder.game.termination is None:
-                builder.diag(_diag("missing-termination", "game has no termination (the final "
-                                   "scores or `*`)", last_line, None, rule="LCN-TERMINATION"))
+                builder.diag(_diag("missing-termination", msg("game has no termination (the final "
+                                                              "scores or `*`)"),
+                                                          last_line, None, rule="LCN-TERMINATION"))
             yield builder.finish()
         if not seen_any:
-            d = _diag("empty-file", "no game found: the input is empty or holds only blank lines",
+            d = _diag("empty-file", msg("no game found: the input is empty or holds only blank lines"),
                       max(last_line, 1), None, rule="LCN-FILE")
             self.file_diagnostics.extend(pending)
             self.file_diagnostics.append(d)
@@ -747,8 +764,11 @@ class Reader:
             for word in line[pos:].split(" "):
                 if word:
                     if game.termination is not None:
-                        builder.diag(_diag("after-termination", f"`{word}` after the termination "
-                                           f"`{game.termination}`: the game ended there", number,
+                        builder.diag(_diag("after-termination", msg("`{word}` after the termination "
+                                                                    "`{termination}`: the game ended "
+                                                                    "there",
+                                                                    word=word, termination=game.termination),
+                                                                number,
                                            column, rule="LCN-TERMINATION", length=len(word)))
                     elif word[-1] == "." and (digits := word.rstrip(".")).isdigit() \
                             and len(digits) <= MAX_NUMBER_DIGITS and digits.isascii():
@@ -774,8 +794,9 @@ class Reader:
                     break
                 char = line[at]
                 builder.diag(_diag(
-                    "bad-space", f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character')}"
-                    ") in the movetext: words are separated by spaces, tabs and line breaks only",
+                    "bad-space", msg("U+{code:04X} ({name}) in the movetext: words are separated by "
+                                     "spaces, tabs and line breaks only",
+                                     code=ord(char), name=unicodedata.name(char, msg("a control character"))),
                     number, at + 1, rule="LCN-ENCODING"))
                 pos = at + 1
                 continue
@@ -784,8 +805,11 @@ class Reader:
             if word is not None:
                 column = m.start(1) + 1
                 if game.termination is not None:
-                    builder.diag(_diag("after-termination", f"`{word}` after the termination "
-                                       f"`{game.termination}`: the game ended there", number, column,
+                    builder.diag(_diag("after-termination", msg("`{word}` after the termination "
+                                                                "`{termination}`: the game ended "
+                                                                "there",
+                                                                word=word, termination=game.termination),
+                                                            number, column,
                                        rule="LCN-TERMINATION", length=len(word)))
                     continue
                 self._word(builder, word, number, column)
@@ -801,7 +825,7 @@ class Reader:
             if m.group(3) is not None:
                 builder.comment(line[pos:].strip())
                 break
-            builder.diag(_diag("comment-syntax", "`}` without an opening `{`", number, m.start(4) + 1,
+            builder.diag(_diag("comment-syntax", msg("`}}` without an opening `{{`"), number, m.start(4) + 1,
                                rule="LCN-COMMENT"))
         return None
 
@@ -815,7 +839,8 @@ class Reader:
             if 0 < len(digits) <= 3 and digits.isascii() and digits.isdigit() and int(digits) <= 255:
                 builder.glyph(word, number, column)
             else:
-                builder.diag(_diag("glyph", f"bad numeric annotation `{word}`: expected `$0`..`$255`",
+                builder.diag(_diag("glyph", msg("bad numeric annotation `{word}`: expected "
+                                                "`$0`..`$255`", word=word),
                                    number, column, rule="LCN-GLYPH", length=len(word)))
             return
         if first.isdigit() or first == "-":
@@ -825,8 +850,10 @@ class Reader:
             m = _NUMBER.match(word)
             while m:
                 if len(m.group(1)) > MAX_NUMBER_DIGITS:
-                    builder.diag(_diag("move-number", f"move number with {len(m.group(1))} digits: "
-                                       f"expected at most {MAX_NUMBER_DIGITS}", number, column,
+                    builder.diag(_diag("move-number", msg("move number with {digits} digits: "
+                                                          "expected at most {limit}",
+                                                          digits=len(m.group(1)),
+                                                      limit=MAX_NUMBER_DIGITS), number, column,
                                        rule="LCN-MOVE-NUMBER", length=m.end()))
                 else:
                     builder.number(int(m.group(1)), len(m.group(2)), number, column)
@@ -853,8 +880,9 @@ class Reader:
             if glyph in SUFFIX_GLYPHS:
                 builder.glyph(glyph, number, column + cut)
             else:
-                builder.diag(_diag("glyph", f"unknown glyph `{glyph}`: expected one of "
-                                   "! ? !! ?? !? ?! or $N", number, column + cut, rule="LCN-GLYPH",
+                builder.diag(_diag("glyph", msg("unknown glyph `{glyph}`: expected one of ! ? !! ?? "
+                                                "!? ?! or $N",
+                                                glyph=glyph), number, column + cut, rule="LCN-GLYPH",
                                    length=len(glyph)))
             return
         builder.word(word, number, column)
@@ -937,8 +965,8 @@ def _warn_if_path(text: str) -> None:
         return
     if _PATH_LIKE.fullmatch(name) or os.path.exists(name):
         warnings.warn(
-            f"read_game({name!r}): a str is read as the text of a game, and this one looks "
-            f"like a file name; to read the file, pass a Path: read_game(Path({name!r}))",
+            msg("read_game({name!r}): a str is read as the text of a game, and this one looks like a "
+                "file name; to read the file, pass a Path: read_game(Path({name!r}))", name=name),
             UserWarning, stacklevel=3)
 
 

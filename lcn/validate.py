@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .diagnostics import Diagnostic, Severity, hint
+from .messages import msg
 from .model import GameRecord
 from .reader import RESULT_PATTERN, Reader, Source
 from .variants import MoveSyntaxError, Problem, Score, Variant, find_variant, variant_names
@@ -224,8 +225,10 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
     if variant is None:
         line = record.tags.lines.get("Variant", record.line)
         diagnostics.append(Diagnostic(
-            "unknown-variant", f"unknown variant \"{record.tags.get('Variant')}\": expected one of "
-            f"{', '.join(variant_names())}", Severity.ERROR, line, 1, None, "LCN-TAG"))
+            "unknown-variant", msg('unknown variant "{variant}": expected one of {variants}',
+                                   variant=record.tags.get("Variant"),
+                                   variants=", ".join(variant_names())),
+            Severity.ERROR, line, 1, None, "LCN-TAG"))
         report.complete = False
         return report
 
@@ -258,12 +261,14 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
             if number_shift and turn.number == expected:
                 number_shift = 0  # one number was mistyped, and the numbering goes on as it was
             elif turn.number != expected + number_shift:
-                wrong = f"move number {turn.number} where {expected + number_shift} was expected"
+                wrong = msg("move number {number} where {expected} was expected",
+                            number=turn.number, expected=expected + number_shift)
                 advice = hint("number-shift", number=turn.number)
                 number_shift = turn.number - expected
             elif word_unit and (turn.number_dots >= 3) == plain:
-                want = f"{expected}." if plain else f"{expected}... (or no number)"
-                wrong = f"move number with {turn.number_dots} dot(s) here: expected {want}"
+                want = f"{expected}." if plain else msg("{number}... (or no number)", number=expected)
+                wrong = msg("move number with {dots} dot(s) here: expected {want}",
+                            dots=turn.number_dots, want=want)
             if wrong is not None:
                 # The caret goes under the number itself (``12.``), where the reader saw it.
                 line, column = turn.number_at or (turn.line, turn.column)
@@ -272,8 +277,9 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
                                               column, turn_no, "LCN-MOVE-NUMBER", length,
                                               hint=advice))
         if not turn.text:
-            diagnostics.append(Diagnostic("move-syntax", "empty turn: expected a move after the "
-                                          "move number", Severity.ERROR, turn.line, turn.column,
+            diagnostics.append(Diagnostic("move-syntax", msg("empty turn: expected a move after the "
+                                                             "move number"),
+                                          Severity.ERROR, turn.line, turn.column,
                                           turn_no, "LCN-MOVE"))
             applying = False
             continue
@@ -292,9 +298,13 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
                 extra = len(record.turns) - i
                 severity, note = _consequence(diagnostics)
                 diagnostics.append(Diagnostic(
-                    "after-game-end", f"the game ended at turn {i} ({variant.end_reason(state)}); "
-                    f"this turn{' and the ' + str(extra - 1) + ' after it' if extra > 1 else ''} "
-                    f"cannot be played{note}", severity, turn.line, turn.column, turn_no,
+                    "after-game-end",
+                    msg("the game ended at turn {turn} ({reason}); this turn and the {later} "
+                        "after it cannot be played{note}", turn=i, reason=variant.end_reason(state),
+                        later=extra - 1, note=note) if extra > 1 else
+                    msg("the game ended at turn {turn} ({reason}); this turn cannot be "
+                        "played{note}", turn=i, reason=variant.end_reason(state), note=note),
+                    severity, turn.line, turn.column, turn_no,
                     variant.rule_game_over, len(turn.text)))
             continue
         if i and turn.text == record.turns[i - 1].text and previous_applied:
@@ -331,8 +341,9 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
                 if slipped and problem.severity is Severity.ERROR \
                         and problem.code in variant.consequences:
                     problem = replace(problem, severity=Severity.WARNING,
-                                      message=f"{problem.message} (which may follow from the "
-                                              f"error at turn {first_error})")
+                                      message=msg("{message} (which may follow from the error "
+                                                  "at turn {turn})", message=problem.message,
+                                                  turn=first_error))
                 diagnostics.append(_turn_diagnostic(turn_no, turn, problem))
         if keeping:
             if snapshots is not None:
@@ -372,8 +383,9 @@ def _check_tag_case(record: GameRecord, diagnostics: list[Diagnostic]) -> None:
         if meant is not None and meant != name and meant not in record.tags:
             line = record.tags.lines.get(name, record.line)
             diagnostics.append(Diagnostic(
-                "tag-case", f"the tag `{name}` is not `{meant}`: tag names are case-sensitive, so "
-                f"it is kept as an unknown tag and the game is read without {meant}",
+                "tag-case", msg("the tag `{name}` is not `{meant}`: tag names are case-sensitive, so "
+                                "it is kept as an unknown tag and the game is read without {meant}",
+                                name=name, meant=meant),
                 Severity.WARNING, line, 1 if line else None, None, "LCN-TAG", len(name) + 1,
                 hint=hint("wrong-case", written=name, meant=meant)))
 
@@ -388,21 +400,25 @@ def _check_termination(report: GameReport, variant: Variant[Any, Any]) -> None:
     tag = record.tags.get("Result")
     if tag is not None and tag.strip() != text:
         diagnostics.append(Diagnostic(
-            "result-tag-mismatch", f"the Result tag says \"{tag}\" but the movetext ends with "
-            f"`{text}`", Severity.ERROR, record.tags.lines.get("Result", line), 1, None,
+            "result-tag-mismatch", msg('the Result tag says "{tag}" but the movetext ends with '
+                                       '`{text}`', tag=tag, text=text),
+            Severity.ERROR, record.tags.lines.get("Result", line), 1, None,
             "LCN-TERMINATION"))
     scores = parse_termination(text)
     if scores is None:
         if text != "*":
             diagnostics.append(Diagnostic(
-                "result-syntax", f"a score of the termination has more than {MAX_SCORE_DIGITS} "
-                "digits: expected the final scores or `*`", Severity.ERROR, line, column, None,
+                "result-syntax", msg("a score of the termination has more than {limit} "
+                                     "digits: expected the final scores or `*`",
+                                     limit=MAX_SCORE_DIGITS),
+                Severity.ERROR, line, column, None,
                 "LCN-TERMINATION", min(len(text), 80)))
         return
     players = report.players
     if len(scores) != len(players):
         diagnostics.append(Diagnostic(
-            "result-syntax", f"`{text}` gives {len(scores)} scores for {len(players)} players",
+            "result-syntax", msg("`{text}` gives {scores} scores for {players} players",
+                                 text=text, scores=len(scores), players=len(players)),
             Severity.ERROR, line, column, None, "LCN-TERMINATION", len(text)))
         return
     if not report.complete:
@@ -410,15 +426,17 @@ def _check_termination(report: GameReport, variant: Variant[Any, Any]) -> None:
     severity, note = _consequence(diagnostics)
     if not report.over:
         diagnostics.append(Diagnostic(
-            "game-unfinished", f"the record ends before the game does "
-            f"({variant.progress(report.state)}): end an unfinished record with `*`{note}",
+            "game-unfinished", msg("the record ends before the game does ({progress}): end an "
+                                   "unfinished record with `*`{note}",
+                                   progress=variant.progress(report.state), note=note),
             severity, line, column, None, variant.rule_result, len(text)))
         return
     assert report.score is not None
     if scores != report.score.totals:
         computed = ":".join(str(t) for t in report.score.totals)
         diagnostics.append(Diagnostic(
-            "result-mismatch", f"the final scores are {computed}, not {text}{note}", severity,
+            "result-mismatch", msg("the final scores are {computed}, not {text}{note}",
+                                   computed=computed, text=text, note=note), severity,
             line, column, None, variant.rule_result, len(text)))
 
 
@@ -465,7 +483,8 @@ def _consequence(diagnostics: list[Diagnostic]) -> tuple[Severity, str]:
     first = next((d for d in diagnostics if _breaks_a_rule(d)), None)
     if first is None:
         return Severity.ERROR, ""
-    return Severity.WARNING, f" (which may follow from the error at turn {first.turn})"
+    # The note follows a message directly, hence its leading space.
+    return Severity.WARNING, msg(" (which may follow from the error at turn {turn})", turn=first.turn)
 
 
 def validate_games(records: Iterable[GameRecord], matches: MatchChecks | None = None,

@@ -16,11 +16,13 @@ from flask import Flask, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .i18n import N_, _
+
 log = logging.getLogger(__name__)
 
-TITLES = {400: "Bad input", 404: "Not found", 405: "Method not allowed", 413: "Too large",
-          415: "Unsupported media type", 422: "Too long to replay", 429: "Too many requests",
-          500: "Something went wrong"}
+TITLES = {400: N_("Bad input"), 404: N_("Not found"), 405: N_("Method not allowed"),
+          413: N_("Too large"), 415: N_("Unsupported media type"), 422: N_("Too long to replay"),
+          429: N_("Too many requests"), 500: N_("Something went wrong")}
 CODES = {400: "bad-input", 404: "not-found", 405: "method-not-allowed", 413: "too-large",
          415: "unsupported-media-type", 422: "too-long", 429: "rate-limited", 500: "internal-error"}
 
@@ -42,17 +44,18 @@ def error_response(status: int, message: str, *, code: str | None = None,
         # Through the declared schema, as every answer of the API: what it does not declare
         # is not sent.
         return jsonify(ErrorSchema().dump(body)), status
-    return render_template("error.html", status=status, title=TITLES.get(status, "Error"),
+    return render_template("error.html", status=status, title=_(TITLES.get(status, N_("Error"))),
                            message=message, extra=extra or {}), status
 
 
 def _http_error(exc: HTTPException) -> ResponseReturnValue:
     status = exc.code or 500
-    message = exc.description or TITLES.get(status, "Error")
+    message = exc.description or _(TITLES.get(status, N_("Error")))
     if status == 404 and message.startswith("The requested URL was not found"):
-        message = f"There is no page at {request.path}: check the link, or start from the home page."
+        message = _("There is no page at %(path)s: check the link, or start from the home page.",
+                    path=request.path)
     if status == 405:
-        message = f"{request.method} is not allowed on {request.path}"
+        message = _("%(method)s is not allowed on %(path)s", method=request.method, path=request.path)
     response = make_response(error_response(status, message))
     valid = getattr(exc, "valid_methods", None)
     if status == 405 and valid:
@@ -68,8 +71,8 @@ def _unexpected(exc: Exception) -> ResponseReturnValue:
     # is logged once.
     if getattr(exc, "original_exception", None) is None:
         log.error("error 500 on %s %s: %s", request.method, request.path, exc.description)
-    return error_response(500, "The server failed on this request; it has been logged. "
-                          "Please try again, or report the link.")
+    return error_response(500, _("The server failed on this request; it has been logged. "
+                            "Please try again, or report the link."))
 
 
 def init_app(app: Flask) -> None:

@@ -17,8 +17,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from babel import support
-from flask import Flask, request
+import flask_babel
+from babel import Locale, support
+from flask import Blueprint, Flask, Response, has_request_context, redirect, request
+from flask.typing import ResponseReturnValue
 from flask_babel import Babel, Domain, get_locale
 
 from lcn.messages import DEFAULT_LANGUAGE, LANGUAGES, compiled_catalog, translate
@@ -26,6 +28,16 @@ from lcn.messages import DEFAULT_LANGUAGE, LANGUAGES, compiled_catalog, translat
 TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
 #: The cookie the language switch sets (a year; the site keeps no other state about visitors).
 COOKIE = "lang"
+COOKIE_AGE = 365 * 24 * 3600
+#: The names of the languages in themselves, for the switch ("Deutsch"), from Babel's data.
+def _native_name(code: str) -> str:
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+NATIVE_NAMES = {code: _native_name(code) for code in LANGUAGES}
+
+bp = Blueprint("i18n", __name__)
 
 
 class SiteDomain(Domain):  # type: ignore[misc]
@@ -46,7 +58,13 @@ class SiteDomain(Domain):  # type: ignore[misc]
 
 
 def select_language() -> str:
-    """The visitor's language: the switch's cookie, then the browser's preference."""
+    """The visitor's language: the switch's cookie, then the browser's preference.
+
+    The API always answers in English: its messages are for programs as much as for people,
+    and its codes are what a client should act on.
+    """
+    if request.path.startswith("/api/"):
+        return DEFAULT_LANGUAGE
     chosen = request.cookies.get(COOKIE, "")
     if chosen in LANGUAGES:
         return chosen
@@ -60,9 +78,57 @@ def current_language() -> str:
     return str(locale.language) if locale is not None else DEFAULT_LANGUAGE
 
 
+def _(text: str, **params: object) -> str:
+    """The site's own message ``text`` (with ``%(name)s`` parameters) in the page's language;
+    English outside a request (a command reusing the site's code)."""
+    if has_request_context():
+        return str(flask_babel.gettext(text, **params))
+    return text % params if params else text
+
+
+#: The same, under the name the site's modules that use ``_`` for a discarded value import.
+gettext = _
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalog, to be said later through :func:`_` (tables of titles)."""
+    return text
+
+
 def say(text: str) -> str:
     """A library message (or plain text) in the current page's language."""
     return translate(text, current_language())
+
+
+def _local_path(target: str) -> str:
+    """``target`` when it is a path of this site, else the home page (no open redirect)."""
+    if not target.startswith("/") or target.startswith("//") or "\\" in target \
+            or any(ord(c) < 32 for c in target):
+        return "/"
+    return target
+
+
+@bp.post("/language")
+def choose_language() -> ResponseReturnValue:
+    """The switch on every page: keep the choice in the cookie and go back to the same page.
+
+    A plain form (no JavaScript); an unknown language clears the choice, so that the browser's
+    preference applies again.
+    """
+    chosen = request.form.get("lang", "")
+    response = redirect(_local_path(request.form.get("next", "/")), code=303)
+    if chosen in LANGUAGES:
+        response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", path="/")
+    else:
+        response.delete_cookie(COOKIE, path="/")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def here() -> str:
+    """The current page's path and query, for the switch to return to."""
+    query = request.query_string.decode("latin-1")
+    return request.path + ("?" + query if query else "")
 
 
 def init_app(app: Flask) -> None:
@@ -74,6 +140,18 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["say"] = say
     app.jinja_env.globals["page_language"] = current_language
     app.jinja_env.globals["languages"] = LANGUAGES
+    app.jinja_env.globals["language_names"] = NATIVE_NAMES
+    app.jinja_env.globals["here"] = here
+    app.register_blueprint(bp)
+    app.after_request(_vary_on_language)
 
 
-__all__ = ["COOKIE", "LANGUAGES", "current_language", "init_app", "say", "select_language"]
+def _vary_on_language(response: Response) -> Response:
+    """Every page depends on the language: shared caches must keep one copy per choice."""
+    if response.mimetype == "text/html":
+        response.vary.update(("Accept-Language", "Cookie"))
+    return response
+
+
+__all__ = ["COOKIE", "LANGUAGES", "NATIVE_NAMES", "N_", "_", "current_language", "gettext",
+           "init_app", "say", "select_language"]

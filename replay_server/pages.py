@@ -42,14 +42,16 @@ from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 from lcn import Reader, write_games
 from lcn.describe import TurnStory, card_name, colour_words, describe_text
 from lcn.importers import ImportError_, decode, detect, formats, get_importer, import_text
+from lcn.messages import Message
 from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
+from lcn.variants.classic import COLOUR_NAMES as COLOUR_WORDS
 
 from .caches import ByteCache
 from .caches import cached_response as _cached_response
 from .caches import page_cache as _page_cache
 from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
 from .forms import QueryError, load_query
-from .i18n import say
+from .i18n import _, say
 from .samples import app_samples, samples_by_variant
 from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
@@ -120,8 +122,9 @@ def _check_document(text: str) -> None:
     positions = sum(g["turns"] + 1 for g in overview_of(text))
     if positions > limit:
         raise TooLongToReplay(
-            f"this file has {positions} positions, more than the {limit} one document of every "
-            "position may hold: ask for one game with ?game=K, or replay it with `lcn show`")
+            _("this file has %(positions)s positions, more than the %(limit)s one document of "
+              "every position may hold: ask for one game with ?game=K, or replay it with `lcn show`",
+              positions=positions, limit=limit))
 
 
 def replays_of(text: str) -> tuple[dict[str, Any], ...]:
@@ -143,8 +146,9 @@ def game_replay_of(text: str, game: int) -> dict[str, Any] | None:
         limit = _setting("MAX_DOCUMENT_POSITIONS", DEFAULT_MAX_DOCUMENT_POSITIONS)
         if games[game - 1]["turns"] + 1 > limit:
             raise TooLongToReplay(
-                f"game {game} has {games[game - 1]['turns']} turns, more positions than the "
-                f"{limit} one document may hold: replay it on its page, or with `lcn show`")
+                _("game %(game)s has %(turns)s turns, more positions than the %(limit)s one "
+                  "document may hold: replay it on its page, or with `lcn show`", game=game,
+                  turns=games[game - 1]["turns"], limit=limit))
     return _cached("replay", text, lambda: replay_game(text, game), game)
 
 
@@ -259,7 +263,8 @@ def card_parts(card: str) -> tuple[str, str, str]:
 
 @bp.app_template_filter("colour_name")
 def colour_name(letter: str) -> str:
-    return COLOUR_NAMES.get(letter.upper(), letter)
+    """A colour's name in the page's language."""
+    return say(COLOUR_WORDS.get(letter.upper(), letter))
 
 
 @bp.app_template_global("colour_label")
@@ -497,16 +502,18 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     """
     games = overview_of(text)
     if not games:
-        raise BadRequest("the record holds no game")
+        raise BadRequest(_("the record holds no game"))
     if not 1 <= game <= len(games):
-        raise NotFound(f"this file has {len(games)} game{'s' if len(games) != 1 else ''}: "
-                       f"there is no game {game}")
+        raise NotFound(_("this file has 1 game: there is no game %(game)s", game=game)
+                       if len(games) == 1 else
+                       _("this file has %(count)s games: there is no game %(game)s",
+                         count=len(games), game=game))
     longest = _setting("MAX_REPLAY_TURNS", DEFAULT_MAX_REPLAY_TURNS)
     if games[game - 1]["turns"] > longest:
         raise TooLongToReplay(
-            f"game {game} of this file has {games[game - 1]['turns']} turns: this site replays "
-            f"games of at most {longest} turns. Check it with `lcn validate`, or step through it "
-            "with `lcn show`.")
+            _("game %(game)s of this file has %(turns)s turns: this site replays games of at most "
+              "%(longest)s turns. Check it with `lcn validate`, or step through it with `lcn show`.",
+              game=game, turns=games[game - 1]["turns"], longest=longest))
     if len(text) > HEAVY_TEXT_BYTES:
         count_heavy_read()
     data = outline_of(text, game)
@@ -628,7 +635,7 @@ def stored_text(game_id: str) -> str:
     if text is None:
         text = get_store().get(game_id)
         if text is None:
-            raise NotFound(f"there is no game {game_id} here: check the link")
+            raise NotFound(_("there is no game %(game)s here: check the link", game=game_id))
         texts.put(game_id, text)
     return text
 
@@ -660,21 +667,25 @@ def submit() -> ResponseReturnValue:
     fmt = request.form.get("format", "auto") or "auto"
     known = [n for n, _ in formats()]
     if fmt != "auto" and fmt not in known:
-        return _home(400, error=f"unknown format {fmt!r}: choose one of {', '.join(known)}",
+        return _home(400, error=_("unknown format %(format)s: choose one of %(formats)s",
+                                  format=repr(fmt), formats=", ".join(known)),
                      pasted=data if isinstance(data, str) else "", chosen_format="auto")
     pasted = data if isinstance(data, str) else ""
     if not data.strip():
-        return _home(400, error="Paste a game, choose a file or open a sample: the input was empty.",
+        return _home(400, error=_("Paste a game, choose a file or open a sample: the input was "
+                                  "empty."),
                      pasted=pasted, chosen_format=fmt)
     try:
         text = decode(data)
     except ImportError_ as exc:
-        return _home(400, error=f"{name or 'the input'}: {exc.message}", pasted=pasted,
+        return _home(400, error=Message("{name}: {message}", {
+                         "name": name or _("the input"), "message": exc.message}), pasted=pasted,
                      chosen_format=fmt, problems=_problems([d.to_json() for d in exc.diagnostics], ""))
     max_games = current_app.config["MAX_GAMES"]
     if games_past(text, None if fmt == "auto" else fmt, max_games):
-        return _home(413, error=f"The file holds too many games, more than the {max_games} one "
-                     "upload may hold: split it, or check it with `lcn validate`.",
+        return _home(413, error=_("The file holds too many games, more than the %(max)s one "
+                                  "upload may hold: split it, or check it with `lcn validate`.",
+                                  max=max_games),
                      pasted=pasted, chosen_format=fmt)
     try:
         result = import_text(text, None if fmt == "auto" else fmt)
@@ -690,10 +701,13 @@ def submit() -> ResponseReturnValue:
         cap = current_app.config["MAX_DIAGNOSTICS"]
         shown = ""
         if len(diagnostics) > cap:  # the page stays bounded, whatever the file holds
-            shown = f" The first {cap} are shown."
+            shown = " " + _("The first %(count)s are shown.", count=cap)
             diagnostics = diagnostics[:cap]  # (each game's list is only counted, not shown)
-        return _home(400, error=f"{errors} problem{'s' if errors != 1 else ''} found "
-                     f"(read as {result.format}): nothing was stored.{shown}",
+        found = _("1 problem found (read as %(format)s): nothing was stored.",
+                  format=result.format) if errors == 1 else \
+            _("%(count)s problems found (read as %(format)s): nothing was stored.", count=errors,
+              format=result.format)
+        return _home(400, error=found + shown,
                      pasted=text if name is None else pasted, chosen_format=fmt,
                      problems=_problems(diagnostics, text), games_found=games, source_name=name)
     canonical = canonical_text(result.records)
@@ -760,7 +774,7 @@ def sample(name: str) -> ResponseReturnValue:
     found = {s.name: s for s in app_samples(current_app)}
     chosen = found.get(name)
     if chosen is None:
-        abort(404, description=f"there is no sample called {name!r}")
+        abort(404, description=_("there is no sample called %(name)s", name=repr(name)))
     stored: dict[str, tuple[str, str | None]] = current_app.extensions.setdefault("lcn_sample_ids", {})
     entry = stored.get(name)
     if entry is None or entry[1] is None:

@@ -27,6 +27,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import ConfigError
 from .errors import error_response as site_error_response
+from .i18n import gettext
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -131,19 +132,25 @@ def _scope(limit: object) -> str:
 
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
-    what = f" (at most {limit.limit})" if limit is not None else ""
-    return site_error_response(
-        429, f"Too many {'reads of long games' if _scope(limit) == 'lcn-read' else 'writes'} from "
-        f"your address{what}: please wait a little and try again.",
-        code="rate-limited")
+    reads = _scope(limit) == "lcn-read"
+    if limit is not None:
+        message = gettext("Too many reads of long games from your address (at most %(limit)s): "
+                          "please wait a little and try again.", limit=limit.limit) if reads else \
+            gettext("Too many writes from your address (at most %(limit)s): please wait a little "
+                    "and try again.", limit=limit.limit)
+    else:
+        message = gettext("Too many reads of long games from your address: please wait a little "
+                          "and try again.") if reads else \
+            gettext("Too many writes from your address: please wait a little and try again.")
+    return site_error_response(429, message, code="rate-limited")
 
 
 def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    what = f" of {limit} bytes" if limit else ""
-    return site_error_response(
-        413, f"The request is larger than the limit{what}: send a smaller file or fewer games.",
-        code="too-large")
+    message = gettext("The request is larger than the limit of %(limit)s bytes: send a smaller file "
+                      "or fewer games.", limit=limit) if limit else \
+        gettext("The request is larger than the limit: send a smaller file or fewer games.")
+    return site_error_response(413, message, code="too-large")
 
 
 class ChunkedBodyLimit:

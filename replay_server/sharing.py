@@ -48,7 +48,7 @@ from .forms import (
     load_annotation_form,
     load_query,
 )
-from .i18n import current_language
+from .i18n import N_, current_language, gettext
 from .security import allow_framing, error_response, write_limit
 from .storage import get_store, is_game_id
 
@@ -62,8 +62,8 @@ MAX_LINK_TEXT = 256 * 1024
 
 #: The suffix glyphs a turn can be given in the annotation form ("" for none).
 GLYPH_CHOICES: list[tuple[str, str]] = [
-    ("", "no glyph"), ("!", "! good"), ("?", "? mistake"), ("!!", "!! brilliant"),
-    ("??", "?? blunder"), ("!?", "!? interesting"), ("?!", "?! dubious"),
+    ("", N_("no glyph")), ("!", N_("! good")), ("?", N_("? mistake")), ("!!", N_("!! brilliant")),
+    ("??", N_("?? blunder")), ("!?", N_("!? interesting")), ("?!", N_("?! dubious")),
 ]
 
 
@@ -104,41 +104,46 @@ def decode_link(token: str) -> str:
     """
     token = token.strip()
     if not token:
-        raise LinkError("the link carries no game: the g= parameter is empty")
+        raise LinkError(gettext("the link carries no game: the g= parameter is empty"))
     if len(token) > MAX_TOKEN_LENGTH:
         raise LinkError(
-            f"the link is too long ({len(token)} characters; at most {MAX_TOKEN_LENGTH}): "
-            "store the game and share its permalink instead", 414)
+            gettext("the link is too long (%(length)s characters; at most %(max)s): store the game "
+                    "and share its permalink instead", length=len(token), max=MAX_TOKEN_LENGTH),
+            414)
     for char in token:
         if not (char.isascii() and (char.isalnum() or char in "-_")):
-            raise LinkError(f"the link is damaged: it contains {char!r}, which a game link never does")
+            raise LinkError(gettext("the link is damaged: it contains %(char)s, which a game link "
+                                    "never does", char=repr(char)))
     if len(token) % 4 == 1:
-        raise LinkError("the link is damaged: it looks cut short (an impossible length)")
+        raise LinkError(gettext("the link is damaged: it looks cut short (an impossible length)"))
     try:
         packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
     except (binascii.Error, ValueError) as exc:
-        raise LinkError(f"the link is damaged: {exc}") from exc
+        raise LinkError(gettext("the link is damaged: %(reason)s", reason=exc)) from exc
     inflater = zlib.decompressobj(15)
     try:
         raw = inflater.decompress(packed, MAX_LINK_TEXT + 1)
     except zlib.error as exc:
         raise LinkError(
-            "the link is damaged: its data does not decompress or fails its checksum "
-            "(was it cut or changed when copied?)") from exc
+            gettext("the link is damaged: its data does not decompress or fails its checksum "
+                    "(was it cut or changed when copied?)")) from exc
     if len(raw) > MAX_LINK_TEXT:
         raise LinkError(
-            f"the link expands to more than {MAX_LINK_TEXT} bytes, more than a game link may carry")
+            gettext("the link expands to more than %(max)s bytes, more than a game link may carry",
+                    max=MAX_LINK_TEXT))
     if not inflater.eof:
-        raise LinkError("the link is damaged: its data ends too early (was it cut short when copied?)")
+        raise LinkError(gettext("the link is damaged: its data ends too early (was it cut short "
+                                "when copied?)"))
     if inflater.unused_data:
-        raise LinkError("the link is damaged: it has extra data after the game")
+        raise LinkError(gettext("the link is damaged: it has extra data after the game"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LinkError(
-            f"the link is damaged: the game is not valid UTF-8 ({exc.reason} at byte {exc.start})") from exc
+            gettext("the link is damaged: the game is not valid UTF-8 (%(reason)s at byte %(byte)s)",
+                    reason=exc.reason, byte=exc.start)) from exc
     if not text.strip():
-        raise LinkError("the link carries an empty game")
+        raise LinkError(gettext("the link carries an empty game"))
     return text
 
 
@@ -220,8 +225,8 @@ def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | N
         image = None if too_long else url_for("preview.link_png", g=token, **at_turn, **said)
         animation = None if too_long else url_for("preview.link_gif", g=token, **at_game, **said)
     code = Markup(
-        '<iframe src="{}" width="720" height="480" title="Lost Cities replay" '
-        'loading="lazy"></iframe>').format(embed)
+        '<iframe src="{}" width="720" height="480" title="{}" '
+        'loading="lazy"></iframe>').format(embed, gettext("Lost Cities replay"))
     return ShareLinks(permalink, turn_link, self_contained, embed, str(code), download, too_long,
                       image, animation)
 
@@ -254,7 +259,8 @@ def _join_comments(comments: list[str]) -> str:
 def _record(lcn_text: str, game: int) -> tuple[list[GameRecord], GameRecord]:
     records = list(lcn.read_games(lcn_text))
     if not 1 <= game <= len(records):
-        raise AnnotationError(f"game {game} does not exist: the file has {len(records)} game(s)")
+        raise AnnotationError(gettext("game %(game)s does not exist: the file has %(count)s "
+                                      "game(s)", game=game, count=len(records)))
     return records, records[game - 1]
 
 
@@ -332,8 +338,8 @@ def _check_round_trip(text: str, game: int, expected: GameRecord) -> None:
             or got.intro_comments != expected.intro_comments
             or [(t.text, t.glyphs, t.comments) for t in got.turns]
             != [(t.text, t.glyphs, t.comments) for t in expected.turns]):
-        raise AnnotationError("these annotations cannot be written in LCN as given "
-                              "(check comments for unusual characters)")
+        raise AnnotationError(gettext("these annotations cannot be written in LCN as given "
+                                      "(check comments for unusual characters)"))
 
 
 def _source_text(form: dict[str, Any]) -> tuple[str, str | None]:
@@ -343,17 +349,19 @@ def _source_text(form: dict[str, Any]) -> tuple[str, str | None]:
     token = form.get("g", "")
     if source:
         if not is_game_id(source):
-            abort(400, description=f"source {source[:40]!r} is not a game ID")
+            abort(400, description=gettext("source %(source)s is not a game ID",
+                                           source=repr(source[:40])))
         text = get_store().get(source)
         if text is None:
-            abort(404, description=f"there is no game {source}")
+            abort(404, description=gettext("there is no game %(game)s", game=source))
         return text, source
     if token:
         try:
             return decode_link(token), None
         except LinkError as exc:
             abort(exc.status, description=exc.message)
-    abort(400, description="the form names no game: expected a source ID or a link token g")
+    abort(400, description=gettext("the form names no game: expected a source ID or a link "
+                                   "token g"))
 
 
 @bp.post("/annotate")
@@ -401,8 +409,9 @@ def save_annotation() -> ResponseReturnValue:
 
     max_games = current_app.config["MAX_GAMES"]
     if games_past(text, "lcn", max_games):  # a link can carry thousands of one-line games
-        return error_response(413, "Too large", f"this file holds too many games, more than the "
-                              f"{max_games} one request may store: split it", "too-large")
+        return error_response(413, "Too large", gettext(
+            "this file holds too many games, more than the %(max)s one request may store: split it",
+            max=max_games), "too-large")
     game, turn = head["game"], head.get("turn")
     try:
         annotated = annotate(text, game, request.form)
@@ -414,8 +423,11 @@ def save_annotation() -> ResponseReturnValue:
     if broken:
         return error_response(
             400, "Cannot save these annotations",
-            f"game{'s' if len(broken) > 1 else ''} {', '.join(map(str, broken))} of this file "
-            "break the rules, and only valid games are stored: fix the file and open it again",
+            gettext("games %(games)s of this file break the rules, and only valid games are stored: "
+                    "fix the file and open it again", games=", ".join(map(str, broken)))
+            if len(broken) > 1 else
+            gettext("game %(games)s of this file break the rules, and only valid games are stored: "
+                    "fix the file and open it again", games=", ".join(map(str, broken))),
             "invalid-game")
     new_id, _ = get_store().put(annotated)
     params = _query(game, turn)
@@ -469,7 +481,7 @@ def embed(game_id: str) -> ResponseReturnValue:
     """The compact replay of a stored game, for an iframe on any site."""
     text = get_store().get(game_id)
     if text is None:
-        abort(404, description=f"there is no game {escape(game_id)}")
+        abort(404, description=gettext("there is no game %(game)s", game=escape(game_id)))
     return _render(text, game_id, embed=True)
 
 

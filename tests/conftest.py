@@ -26,6 +26,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# The tests read the command's English: a German (or any) LANG on the machine running them must
+# not change it. LANGUAGE comes first in gettext's order, and the commands run by the tests
+# inherit it; tests of other languages set their own environment.
+os.environ["LANGUAGE"] = "en"
+
 _PG_USER = "lcn"
 _schema_numbers = itertools.count(1)
 

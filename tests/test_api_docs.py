@@ -40,12 +40,16 @@ def test_the_wheel_ships_the_type_hints_the_license_and_a_core_without_the_site(
         (metadata_name,) = [n for n in names if n.endswith(".dist-info/METADATA")]
         metadata = Parser().parsestr(archive.read(metadata_name).decode("utf-8"))
     assert "lcn/py.typed" in names and "lcn_cli/py.typed" in names
+    # The build compiles the message catalogs (setup.py): gettext's .mo beside each .po.
+    assert "lcn/locale/de/LC_MESSAGES/lcn.mo" in names
+    assert "replay_server/translations/de/LC_MESSAGES/messages.mo" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE")
                for n in names)
     assert metadata["Name"] == "lost-cities-notation"
     assert metadata["Version"] == lcn.__version__
     core = [r for r in metadata.get_all("Requires-Dist") if "extra ==" not in r]
-    assert sorted(r.split(">")[0].split("[")[0] for r in core) == ["click", "marshmallow", "pygments"]
+    assert sorted(r.split(">")[0].split("[")[0] for r in core) == ["babel", "click", "marshmallow",
+                                                                  "pygments"]
     server = [r for r in metadata.get_all("Requires-Dist") if 'extra == "server"' in r]
     assert any(r.startswith("flask") for r in server)
     assert "Typing :: Typed" in metadata.get_all("Classifier")

@@ -35,6 +35,7 @@ from importlib import metadata
 from typing import IO, Any
 
 from ..diagnostics import Diagnostic, Severity
+from ..messages import msg
 from ..model import GameRecord
 from ..validate import GameReport, validate_games
 from .base import (
@@ -123,7 +124,8 @@ def get_importer(name: str) -> Importer:
     importer = _REGISTRY.get(name)
     if importer is None:
         known = ", ".join(_REGISTRY)
-        raise UnknownFormatError(f"unknown format {name!r}: the formats are {known}")
+        raise UnknownFormatError(msg("unknown format {name!r}: the formats are {known}", name=name,
+                                     known=known))
     return importer
 
 
@@ -174,8 +176,8 @@ class InputTooLarge(ImportError_):
 
     def __init__(self, limit: int = MAX_INPUT) -> None:
         self.limit = limit
-        super().__init__(f"the input is larger than {_size(limit)}, the most the importers read: "
-                         "split it into several files")
+        super().__init__(msg("the input is larger than {size}, the most the importers read: split "
+                             "it into several files", size=_size(limit)))
 
 
 def _size(count: int) -> str:
@@ -211,10 +213,12 @@ def decode(data: str | bytes) -> str:
             line = data.count(b"\n", 0, exc.start) + 1
             start = data.rfind(b"\n", 0, exc.start) + 1
             column = len(data[start:exc.start].decode("utf-8", "replace")) + 1
-            problem = note("encoding", f"invalid UTF-8 byte 0x{data[exc.start]:02x}: logs are read "
-                           "as UTF-8 (convert with e.g. `iconv -f latin1 -t utf-8`)",
+            problem = note("encoding", msg("invalid UTF-8 byte 0x{byte:02x}: logs are read as UTF-8 "
+                                           "(convert with e.g. `iconv -f latin1 -t utf-8`)",
+                                           byte=data[exc.start]),
                            Severity.ERROR, line=line, column=column)
-            raise ImportError_(f"line {line}, column {column}: {problem.message}", [problem]) from None
+            raise ImportError_(msg("line {line}, column {column}: {message}", line=line,
+                                   column=column, message=problem.message), [problem]) from None
     else:
         text = data.removeprefix("\ufeff")
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -372,7 +376,8 @@ def export_records(records: Sequence[GameRecord], fmt: str) -> ExportResult:
     importer = get_importer(fmt)
     if not importer.writes:
         names = ", ".join(name for name, _ in output_formats())
-        raise UnknownFormatError(f"games cannot be written as {fmt}: the output formats are {names}")
+        raise UnknownFormatError(msg("games cannot be written as {format}: the output formats are "
+                                     "{names}", format=fmt, names=names))
     text, problems = importer.write(records)
     return ExportResult(text, importer.name, problems)
 

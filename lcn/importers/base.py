@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..diagnostics import Diagnostic, Severity
+from ..messages import join, msg
 from ..model import GameRecord
 
 #: A place in the source: line, column (both 1-based) and the width of the span.
@@ -101,13 +102,18 @@ def shown(text: str, limit: int = 60) -> str:
 
 def syntax_error(format: str, problems: list[Diagnostic]) -> ImportError_:
     """The exception for input that cannot be converted, its message naming the first problems."""
-    shown = []
+    shown: list[str] = []
     for d in problems[:3]:
-        place = f"line {d.line}" + (f", column {d.column}" if d.column else "") if d.line else ""
-        shown.append(f"{place}: {d.message}" if place else d.message)
-    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-    return ImportError_(f"cannot read the input as {format}: " + "; ".join(shown) + more,
-                        problems, format)
+        if d.line and d.column:
+            shown.append(msg("line {line}, column {column}: {message}", line=d.line,
+                             column=d.column, message=d.message))
+        elif d.line:
+            shown.append(msg("line {line}: {message}", line=d.line, message=d.message))
+        else:
+            shown.append(d.message)
+    more = msg(" (and {count} more)", count=len(problems) - 3) if len(problems) > 3 else ""
+    return ImportError_(msg("cannot read the input as {format}: {problems}{more}", format=format,
+                            problems=join(shown, "; "), more=more), problems, format)
 
 
 def note(code: str, message: str, severity: Severity = Severity.WARNING, *,
@@ -151,7 +157,7 @@ class Importer(ABC):
 
     def write_record(self, record: GameRecord) -> str:
         """The text of one game in this format; ExportError when the game cannot be written."""
-        raise ExportError(f"games cannot be written as {self.name}")
+        raise ExportError(msg("games cannot be written as {name}", name=self.name))
 
     def join(self, chunks: list[str]) -> str:
         """The text of several games, from the text of each (one after another by default)."""
@@ -165,6 +171,9 @@ class Importer(ABC):
             try:
                 chunks.append(self.write_record(record))
             except ExportError as exc:
-                problems.append(note("export-failed", f"game {index} cannot be written as "
-                                     f"{self.name}: {exc}", Severity.ERROR, game=index))
+                problems.append(note("export-failed", msg("game {index} cannot be written as "
+                                                          "{name}: {error}", index=index,
+                                                          name=self.name, error=exc.args[0]
+                                                          if exc.args else str(exc)),
+                                     Severity.ERROR, game=index))
         return self.join(chunks), problems

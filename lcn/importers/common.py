@@ -10,6 +10,7 @@ themselves stay in ``lcn.variants.classic``; the builder only asks the engine.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, Severity
+from ..messages import msg
 from ..model import GameRecord, Turn
 from ..variants.base import Problem
 from ..variants.classic import (
@@ -122,10 +123,13 @@ class GameBuilder:
             if move.discard and move.draw == move.card[0]:
                 houserules.add_house_rule(self.record, houserules.TAKE_BACK)
                 source = self.source.turns[index]
-                self.warn("house-rule", f"{names[index % 2]} takes back {move.card}, the card just "
-                          "discarded: the source allows it (house rule: "
-                          f"{houserules.TAKE_BACK}); the official rules do not, so this turn "
-                          "is an error under them", source.draw or source.place,
+                self.warn("house-rule", msg("{name} takes back {card}, the card just discarded: the "
+                                            "source allows it (house rule: {rule}); the "
+                                            "official rules do not, so this turn is an error under "
+                                            "them",
+                                            name=names[index % 2], card=move.card,
+                                            rule=houserules.TAKE_BACK),
+                          source.draw or source.place,
                           rule="C-DRAW-NOT-JUST-DISCARDED")
 
     def finish(self) -> GameRecord:
@@ -153,10 +157,13 @@ class GameBuilder:
                     and houserules.scores_without_bonus(state) == stated:
                 termination = joined(official)
                 houserules.add_house_rule(record, houserules.NO_BONUS)
-                self.warn("house-rule", f"the log gives the scores {joined(stated)}, which are the "
-                          f"scores without the 8-card bonus (house rule: {houserules.NO_BONUS}); "
-                          f"under the official rules they are {joined(official)}, and the record "
-                          "says so", self.stated_span, rule="C-SCORE-BONUS")
+                self.warn("house-rule", msg("the log gives the scores {stated}, which are the scores "
+                                            "without the 8-card bonus (house rule: {rule}); "
+                                            "under the official rules they are {official}, and the "
+                                            "record says so",
+                                            stated=joined(stated), rule=houserules.NO_BONUS,
+                                            official=joined(official)),
+                          self.stated_span, rule="C-SCORE-BONUS")
         record.termination = termination
         self.source.termination = self.stated_span
         houserules.insert_tag(record, "Result", termination, before=())

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from .. import jsonform
 from ..diagnostics import Diagnostic, Severity
+from ..messages import msg
 from ..model import GameRecord
 from .base import Conversion, Importer, SourceMap, note, syntax_error
 
@@ -38,7 +39,8 @@ class JSONImporter(Importer):
         try:
             records = jsonform.loads(text)
         except jsonform.JSONFormError as exc:
-            problems = [note("json-form", f"{path}: {message}" if path else message, Severity.ERROR,
+            problems = [note("json-form", msg("{path}: {message}", path=path, message=message)
+                             if path else message, Severity.ERROR,
                              line=exc.line, column=exc.column) for path, message in exc.problems]
             raise syntax_error(self.name, problems) from None
         return Conversion(records, [], [SourceMap(tag_lines=False) for _ in records])

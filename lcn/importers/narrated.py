@@ -38,6 +38,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
+from ..messages import msg
 from ..model import GameRecord
 from ..reader import RESULT_PATTERN
 from ..variants.base import MoveSyntaxError
@@ -272,13 +273,13 @@ class Parser:
                     comments.append(text[i + 1:].strip())
                     break
                 if char == "}":
-                    self.error(number, i + 1, 1, "`}` without an opening `{`")
+                    self.error(number, i + 1, 1, msg("`}}` without an opening `{{`"))
                 kept.append(char)
                 i += 1
             out.append((number, "".join(kept).rstrip(), comments))
         if open_comment is not None:
-            self.error(opened_at[0], opened_at[1], 1, "comment opened here is never closed: "
-                       "expected `}`")
+            self.error(opened_at[0], opened_at[1], 1, msg("comment opened here is never closed: "
+                                                          "expected `}}`"))
         return out
 
     def parse(self) -> list[Item]:
@@ -331,14 +332,16 @@ class Parser:
         sentence = sentence[:end].rstrip(".!;: ")
         item = self.statement(number, sentence, column)
         if item is None:
-            self.error(number, column, len(text), f"`{shown(text)}` is not a line of a narrated log: "
-                       "expected an action (`Ada plays the red 7`, `Bo discards the green wager`, "
-                       "`Ada draws from the draw pile`, `Bo takes the yellow 4`), a score, a "
-                       "round heading, a tag or a comment")
+            self.error(number, column, len(text), msg("`{shown}` is not a line of a narrated log: "
+                                                      "expected an action (`Ada plays the red 7`, "
+                                                      "`Bo discards the green wager`, `Ada draws "
+                                                      "from the draw pile`, `Bo takes the yellow "
+                                                      "4`), a score, a round heading, a tag or a "
+                                                      "comment", shown=shown(text)))
             return None
         if glyphs and item.kind != "action":
-            self.error(number, column, len(text), f"glyphs ({' '.join(glyphs)}) after a line "
-                       "that is not an action")
+            self.error(number, column, len(text), msg("glyphs ({glyphs}) after a line that is not an "
+                                                      "action", glyphs=" ".join(glyphs)))
         item.glyphs = glyphs
         return item
 
@@ -555,10 +558,12 @@ class Parser:
         bad = next((w for w in meaningful if colour_of(w.folded) is None
                     and not w.folded.isdigit() and w.folded not in NUMBERS
                     and w.folded.replace("-", "") not in WAGERS), meaningful[0])
-        self.error(line, bad.column, len(bad.text), f"`{shown(bad.text)}` does not fit here: expected a "
-                   "card (a colour and a value 2-10 or a wager word: `the red 7`, `the green "
-                   "wager`, `die rote Wette`) or where it goes (`from the draw pile`, `onto the "
-                   "discard pile`)")
+        self.error(line, bad.column, len(bad.text), msg("`{shown}` does not fit here: expected a "
+                                                        "card (a colour and a value 2-10 or a wager "
+                                                        "word: `the red 7`, `the green wager`, `die "
+                                                        "rote Wette`) or where it goes (`from the "
+                                                        "draw pile`, `onto the discard pile`)",
+                                                        shown=shown(bad.text)))
         return False
 
 
@@ -636,8 +641,8 @@ class _Games:
         if self.builder is None:
             if not self.tags:
                 if self.intro:
-                    self.diagnostics.append(note("not-carried", "comments after the last game "
-                                                 "were left out", Severity.WARNING))
+                    self.diagnostics.append(note("not-carried", msg("comments after the last game "
+                                                                    "were left out"), Severity.WARNING))
                 self.reset()
                 return
             tags = dict((n, v) for n, v, _ in self.tags)
@@ -646,12 +651,13 @@ class _Games:
         builder = self.builder
         assert builder is not None
         if self.placed is not None:
-            builder.warn("not-carried", "the log ends in the middle of a turn (a card placed, no "
-                         "draw yet); LCN records whole turns, so that half turn is left out",
+            builder.warn("not-carried", msg("the log ends in the middle of a turn (a card placed, no "
+                                            "draw yet); LCN records whole turns, so that half turn "
+                                            "is left out"),
                          self.placed.span)
         if len(self.players) < 2:
-            builder.warn("not-carried", f"only {self.players[0]} acts in this game; the other "
-                         "player is called \"Player 2\"", None)
+            builder.warn("not-carried", msg('only {players} acts in this game; the other player is '
+                                            'called "Player 2"', players=self.players[0]), None)
         names = CLASSIC.players(builder.record)
         stated: list[int] | str | None = None
         span: Span | None = None
@@ -666,14 +672,16 @@ class _Games:
         if tag is not None:
             tag_line = builder.record.tags.lines.get("Result", builder.record.line)
             if tag.strip() != "*" and not _is_scores(tag.strip()):
-                builder.warn("tag-value", f"the Result tag \"{shown(tag)}\" is neither final scores "
-                             "nor `*`; the record's Result is worked out from the log instead",
+                builder.warn("tag-value", msg('the Result tag "{shown}" is neither final scores nor '
+                                              '`*`; the record\'s Result is worked out from the log '
+                                              'instead', shown=shown(tag)),
                              (tag_line, 1, 1))
             elif stated is None:
                 stated, span = tag.strip(), (tag_line, 1, 1)
             elif _result(stated) != _result(tag.strip()):
-                builder.warn("log-mismatch", f"the Result tag says {tag}, but the log's final "
-                             "scores differ; the log's scores are kept", span, Severity.ERROR)
+                builder.warn("log-mismatch", msg("the Result tag says {tag}, but the log's final "
+                                                 "scores differ; the log's scores are kept",
+                                                 tag=tag), span, Severity.ERROR)
         builder.stated, builder.stated_span = _result(stated), span
         record = builder.finish()
         record.closing_comments.extend(self.closing)
@@ -687,8 +695,10 @@ class _Games:
         by_name = {fold(n): s for n, s in scores}
         if sorted(by_name) != sorted(fold(n) for n in names):
             if item is not None:
-                self.fail(item, f"the scores name {' and '.join(n for n, _ in scores)}, but the "
-                          f"players are {names[0]} and {names[1]}")
+                self.fail(item, msg("the scores name {named}, but the players are {names} and "
+                                    "{other}",
+                                    named=" and ".join(n for n, _ in scores),
+                                    names=names[0], other=names[1]))
             return None
         return [by_name[fold(n)] for n in names]
 
@@ -699,8 +709,8 @@ class _Games:
         tags = {name: value for name, value, _ in self.tags}
         player1, player2 = tags.get("Player1"), tags.get("Player2")
         if player1 is not None and fold(player1) != fold(first):
-            self.fail(item, f"{first} moves first, but the tags make {player1} Player1 (in LCN, "
-                      "Player1 moves first)")
+            self.fail(item, msg("{first} moves first, but the tags make {player} Player1 (in LCN, "
+                                "Player1 moves first)", first=first, player=player1))
         player1 = player1 or first
         if player2 is None:
             others = [n for n in [*self.header, *self.hands] if fold(n) != fold(player1)]
@@ -726,7 +736,8 @@ class _Games:
                 builder.tag(f"Hand{seat + 1}", " ".join(hand))
         unknown = [owner for owner in self.hands if fold(owner) not in map(fold, self.players)]
         if unknown and len(self.players) == 2:
-            self.fail(item, f"a starting hand for {shown(unknown[0])}, who is not a player of this game")
+            self.fail(item, msg("a starting hand for {shown}, who is not a player of this game",
+                                shown=shown(unknown[0])))
         builder.record.intro_comments.extend(self.intro)
         self.builder = builder
         return builder
@@ -739,18 +750,20 @@ class _Games:
         if len(self.players) < 2:
             assert self.builder is not None
             if self.builder.turns % 2 == 0:
-                self.fail(item, f"{shown(name)} acts, but it is {self.players[0]}'s turn")
+                self.fail(item, msg("{shown} acts, but it is {players}'s turn",
+                                    shown=shown(name), players=self.players[0]))
                 return None
             self.players.append(name)
             self.builder.record.tags["Player2"] = name
             self.builder.table.names[1] = name
             hand = next((c for o, c in self.hands.items() if fold(o) == fold(name)), None)
             if hand is not None and self.builder.turns == 0 and self.placed is None:
-                self.fail(item, f"{name}'s starting hand is given, but {name} was not known to "
-                          "be a player when the game began: name the players first")
+                self.fail(item, msg("{name}'s starting hand is given, but {name} was not known to be "
+                                    "a player when the game began: name the players first", name=name))
             return name
-        self.fail(item, f"a third player, {shown(name)} (the players are {self.players[0]} and "
-                  f"{self.players[1]}): classic Lost Cities has two")
+        self.fail(item, msg("a third player, {shown} (the players are {players} and {second}): "
+                            "classic Lost Cities has two",
+                            shown=shown(name), players=self.players[0], second=self.players[1]))
         return None
 
     # -- items ----------------------------------------------------------------------------
@@ -760,7 +773,7 @@ class _Games:
             self.close()
         name, value = item.tag
         if any(existing == name for existing, _, _ in self.tags):
-            self.fail(item, f"tag {name} appears twice in one game")
+            self.fail(item, msg("tag {name} appears twice in one game", name=name))
             return
         self.tags.append((name, value, item.line))
         self.intro.extend(item.comments)
@@ -779,7 +792,7 @@ class _Games:
 
     def on_players(self, item: Item) -> None:
         if self.builder is not None and not (self.builder.over or self.after_end):
-            self.fail(item, "a list of players in the middle of a game")
+            self.fail(item, msg("a list of players in the middle of a game"))
             return
         if self.started():
             self.close()
@@ -808,12 +821,12 @@ class _Games:
 
     def on_hand(self, item: Item) -> None:
         if self.started():
-            self.fail(item, "a starting hand in the middle of a game")
+            self.fail(item, msg("a starting hand in the middle of a game"))
             return
         assert item.name is not None
         if len(item.cards) != 8:
-            self.fail(item, f"{item.name}'s starting hand has {len(item.cards)} cards; a hand "
-                      "has 8")
+            self.fail(item, msg("{name}'s starting hand has {count} cards; a hand has 8",
+                                name=item.name, count=len(item.cards)))
             return
         self.hands[item.name] = item.cards
         self.intro.extend(item.comments)
@@ -823,10 +836,11 @@ class _Games:
         if builder is not None and self.placed is None and not builder.over and item.name:
             expected = self.mover(builder)
             if expected is not None and fold(item.name) != fold(expected):
-                self.fail(item, f"the log says it is {item.name}'s turn, but it is {expected}'s")
+                self.fail(item, msg("the log says it is {name}'s turn, but it is {expected}'s",
+                                    name=item.name, expected=expected))
             elif expected is None and fold(item.name) == fold(self.players[0]):
-                self.fail(item, f"the log says it is {item.name}'s turn, but it is the other "
-                          "player's")
+                self.fail(item, msg("the log says it is {name}'s turn, but it is the other player's",
+                                    name=item.name))
         self.attach(item.comments)
 
     def mover(self, builder: GameBuilder) -> str | None:
@@ -839,27 +853,28 @@ class _Games:
         if builder is not None and item.number is not None and self.placed is None:
             left = builder.cards_left
             if left != item.number:
-                builder.warn("log-mismatch", f"the log says {item.number} cards are left, but "
-                             f"counting the draws there are {left}: lines are missing or repeated",
+                builder.warn("log-mismatch", msg("the log says {number} cards are left, but counting "
+                                                 "the draws there are {left}: lines are missing or "
+                                                 "repeated", number=item.number, left=left),
                              item.span, Severity.ERROR)
         self.attach(item.comments)
 
     def on_final(self, item: Item) -> None:
         if self.builder is None:
-            self.fail(item, "a final score before any turn")
+            self.fail(item, msg("a final score before any turn"))
             return
         self.final = item
         self.closing.extend(item.comments)
 
     def on_score(self, item: Item) -> None:
         if self.builder is None:
-            self.fail(item, "a score before any turn")
+            self.fail(item, msg("a score before any turn"))
             return
         name, points = item.scores[0]
         match = next((p for p in self.players if fold(p) == fold(name)), None)
         if match is None:
-            self.fail(item, f"a score for {shown(name)}, who is not a player of this game "
-                      f"({' and '.join(self.players)})")
+            self.fail(item, msg("a score for {shown}, who is not a player of this game ({players})",
+                                shown=shown(name), players=" and ".join(self.players)))
             return
         self.scores[match] = (points, item.span)
         self.after_end = True
@@ -868,8 +883,9 @@ class _Games:
     def on_end(self, item: Item) -> None:
         builder = self.builder
         if builder is not None and not builder.over:
-            builder.warn("log-mismatch", f"the log says the game is over, but {builder.cards_left} "
-                         "cards are left in the draw pile", item.span)
+            builder.warn("log-mismatch", msg("the log says the game is over, but {left} cards "
+                                             "are left in the draw pile",
+                                             left=builder.cards_left), item.span)
         self.after_end = True
         self.closing.extend(item.comments)
 
@@ -900,10 +916,11 @@ class _Games:
         span = clause.span(item.line)
         mover = self.mover(builder)
         if mover is None and name == self.players[0]:
-            self.fail(item, f"{shown(name)} acts, but it is the other player's turn", span)
+            self.fail(item, msg("{shown} acts, but it is the other player's turn", shown=shown(name)), span)
             return False
         if name != (mover or name):
-            self.fail(item, f"{shown(name)} acts, but it is {mover}'s turn", span)
+            self.fail(item, msg("{shown} acts, but it is {mover}'s turn",
+                                shown=shown(name), mover=mover), span)
             return False
         kind = clause.kind
         if kind == "lay":
@@ -912,8 +929,8 @@ class _Games:
             elif clause.pile == "expedition" or clause.particle == "place":
                 kind = "place"
             else:
-                self.fail(item, "`legt` alone does not say where the card goes: `legt ... ab` "
-                          "(discard) or `legt ... aus`/`an` (to an expedition)", span)
+                self.fail(item, msg("`legt` alone does not say where the card goes: `legt ... ab` "
+                                    "(discard) or `legt ... aus`/`an` (to an expedition)"), span)
                 return False
         if kind in ("place", "discard"):
             return self.place(item, clause, kind, span)
@@ -921,23 +938,25 @@ class _Games:
 
     def place(self, item: Item, clause: Clause, kind: str, span: Span) -> bool:
         if self.placed is not None:
-            self.fail(item, f"a second card placed before drawing (the first is on line "
-                      f"{self.placed.span[0]})", span)
+            self.fail(item, msg("a second card placed before drawing (the first is on line {span})",
+                                span=self.placed.span[0]), span)
             return False
         if clause.card is None:
-            self.fail(item, "which card? Expected a colour and a value (`the red 7`, `the green "
-                      "wager`)", span)
+            self.fail(item, msg("which card? Expected a colour and a value (`the red 7`, `the green "
+                                "wager`)"), span)
             return False
         if kind == "place" and clause.pile == "deck":
-            self.fail(item, "a card cannot be placed on the draw pile", span)
+            self.fail(item, msg("a card cannot be placed on the draw pile"), span)
             return False
         discard = kind == "discard" or clause.pile == "discard"
         if discard and clause.pile == "expedition":
-            self.fail(item, "a discard goes onto a discard pile, not an expedition", span)
+            self.fail(item, msg("a discard goes onto a discard pile, not an expedition"), span)
             return False
         if clause.pile_colour is not None and clause.pile_colour != clause.card[0]:
-            self.fail(item, f"the {card_words(clause.card)} goes onto its own colour's pile or "
-                      f"expedition, not the {COLOUR_NAMES[clause.pile_colour]} one", span)
+            self.fail(item, msg("the {card} goes onto its own colour's pile or expedition, not "
+                                "the {pile} one",
+                                card=card_words(clause.card),
+                                pile=COLOUR_NAMES[clause.pile_colour]), span)
             return False
         self.placed = _Placed(discard, clause.card, span)
         return True
@@ -946,13 +965,13 @@ class _Games:
              name: str) -> bool:
         placed = self.placed
         if placed is None:
-            self.fail(item, f"{name} draws without having played or discarded a card", span)
+            self.fail(item, msg("{name} draws without having played or discarded a card", name=name), span)
             return False
         card = clause.card
         pile = clause.pile
         if pile == "expedition":
-            self.fail(item, "cards are drawn from the draw pile or a discard pile, not from an "
-                      "expedition", span)
+            self.fail(item, msg("cards are drawn from the draw pile or a discard pile, not from an "
+                                "expedition"), span)
             return False
         if pile is None:
             if kind == "draw" and card is None and clause.colour is None:
@@ -960,37 +979,41 @@ class _Games:
             elif kind == "take" and (card is not None or clause.colour is not None):
                 pile = "discard"
             elif kind == "take":
-                self.fail(item, "takes what? Expected a card (`takes the yellow 4`) or a pile "
-                          "(`takes from the yellow discard pile`)", span)
+                self.fail(item, msg("takes what? Expected a card (`takes the yellow 4`) or a pile "
+                                    "(`takes from the yellow discard pile`)"), span)
                 return False
             else:
-                self.fail(item, f"from where? `{' '.join(w.text for w in clause.words)}` names a "
-                          "card but not the pile: add `from the draw pile` or `from the discard "
-                          "pile`", span)
+                self.fail(item, msg("from where? `{items}` names a card but not the pile: add `from "
+                                    "the draw pile` or `from the discard pile`",
+                                    items=" ".join(w.text for w in clause.words)), span)
                 return False
         drawn = None
         if pile == "deck":
             if clause.colour is not None or clause.pile_colour is not None:
-                self.fail(item, "the draw pile has no colour: name the card drawn (`draws the "
-                          "red 5 from the draw pile`) or a discard pile", span)
+                self.fail(item, msg("the draw pile has no colour: name the card drawn (`draws the "
+                                    "red 5 from the draw pile`) or a discard pile"), span)
                 return False
             target, drawn = "d", card
         else:
             colour = clause.pile_colour or (card[0] if card else None) or clause.colour
             if colour is None:
-                self.fail(item, "from which discard pile? Name the card or the pile's colour", span)
+                self.fail(item, msg("from which discard pile? Name the card or the pile's colour"), span)
                 return False
             if card is not None and card[0] != colour:
-                self.fail(item, f"the {card_words(card)} is not on the {COLOUR_NAMES[colour]} "
-                          "discard pile", span)
+                self.fail(item, msg("the {card} is not on the {colour} discard pile",
+                                    card=card_words(card), colour=COLOUR_NAMES[colour]), span)
                 return False
             target = colour
             top = placed.card if placed.discard and placed.card[0] == colour else builder.top(colour)
             if card is not None and top is not None and top != card:
                 # (An empty pile is the validator's to report.)
-                builder.warn("log-mismatch", f"{name} takes the {card_words(card)} from the "
-                             f"{COLOUR_NAMES[colour]} discard pile, but its top card is the "
-                             f"{card_words(top)}", span, Severity.ERROR)
+                builder.warn("log-mismatch", msg("{name} takes the {card} from the "
+                                                 "{colour} discard pile, but its top card is "
+                                                 "the {top}",
+                                                 name=name, card=card_words(card),
+                                                 colour=COLOUR_NAMES[colour],
+                                                 top=card_words(top)),
+                             span, Severity.ERROR)
         builder.turn(placed.discard, placed.card, target, drawn, place=placed.span, draw_span=span)
         turn = builder.record.turns[-1]
         turn.glyphs.extend(self.pending_glyphs)
@@ -1044,14 +1067,15 @@ class NarratedImporter(Importer):
         if games.problems:
             raise syntax_error(self.name, games.problems)
         if not games.records:
-            raise syntax_error(self.name, [note("narrated-log", "the log holds no turn",
+            raise syntax_error(self.name, [note("narrated-log", msg("the log holds no turn"),
                                                 Severity.ERROR)])
         return Conversion(games.records, games.diagnostics, games.sources)
 
     # -- writing ------------------------------------------------------------------------
     def write_record(self, record: GameRecord) -> str:
         if record.variant_name != "classic":
-            raise ExportError(f"a {record.variant_name} game: the narrated form tells classic games")
+            raise ExportError(msg("a {variant} game: the narrated form tells classic games",
+                                  variant=record.variant_name))
         state, _ = CLASSIC.setup(record)
         names = CLASSIC.players(record)
         lines = [f'[{name} "{escape_tag(value)}"]' for name, value in record.tags.items()]
@@ -1062,8 +1086,8 @@ class NarratedImporter(Importer):
             try:
                 move: ClassicMove = parse_move(turn.text, state.config)
             except MoveSyntaxError as exc:
-                raise ExportError(f"turn {index + 1} `{turn.text}` is not a classic move: "
-                                  f"{exc.message}") from None
+                raise ExportError(msg("turn {index} `{text}` is not a classic move: {message}",
+                                      index=index + 1, text=turn.text, message=exc.message)) from None
             name = names[index % 2]
             what = f"a {card_words(move.card)}" if move.card[1] == "w" else f"the {card_words(move.card)}"
             lines.append(f"{name} {'discards' if move.discard else 'plays'} {what}.")
@@ -1080,8 +1104,9 @@ class NarratedImporter(Importer):
                     article = "a" if top[1] == "w" else "the"
                     second = f"{name} takes {article} {card_words(top)}."
             if CLASSIC.is_over(state):
-                raise ExportError(f"turn {index + 1} `{turn.text}` comes after the end of the game "
-                                  f"({CLASSIC.end_reason(state)})")
+                raise ExportError(msg("turn {index} `{text}` comes after the end of the game "
+                                      "({reason})",
+                                      index=index + 1, text=turn.text, reason=CLASSIC.end_reason(state)))
             CLASSIC.apply(state, move)
             extras = list(turn.glyphs) + [_comment(text) for text in turn.comments]
             lines.append(" ".join([second, *extras]))

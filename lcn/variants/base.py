@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from ..diagnostics import Severity
+from ..messages import msg
 
 if TYPE_CHECKING:
     from ..describe import TurnStory
@@ -188,11 +189,11 @@ class Variant(ABC, Generic[S, M]):
 
     def end_reason(self, state: S) -> str:
         """Why the game is over, in words (for the diagnostic of a turn after the end)."""
-        return "the rules ended it"
+        return msg("the rules ended it")
 
     def progress(self, state: S) -> str:
         """How far from its end an unfinished game is, in words."""
-        return "the game is not over"
+        return msg("the game is not over")
 
     def match_tracker(self) -> Any:
         """An object whose ``add(report)`` checks games that form a match, or None."""
@@ -270,19 +271,28 @@ class Variant(ABC, Generic[S, M]):
                        and int(m.group(1)) > len(names) + 1)
         if later:
             problems.append(Problem(
-                "player-count", rule, f"Player{later[0]} is given but Player{len(names) + 1} is "
-                "not: players are named in seat order without gaps", tag=f"Player{later[0]}"))
-        span = f"{self.min_players}-{self.max_players} players"
+                "player-count", rule, msg("Player{later} is given but Player{missing} is not: "
+                                          "players are named in seat order without gaps",
+                                          later=later[0], missing=len(names) + 1),
+                tag=f"Player{later[0]}"))
+        span = msg("{low}-{high} players", low=self.min_players, high=self.max_players)
         if len(names) > self.max_players:
             problems.append(Problem(
-                "player-count", rule, f"{self.title} is for {span}, but {len(names)} are given; "
-                f"only Player1..Player{self.max_players} play", tag=f"Player{self.max_players + 1}"))
+                "player-count", rule, msg("{title} is for {span}, but {count} are given; only "
+                                          "Player1..Player{max_players} play",
+                                          title=self.title, span=span, count=len(names),
+                                          max_players=self.max_players),
+                tag=f"Player{self.max_players + 1}"))
             names = names[:self.max_players]
         if len(names) < self.min_players:
             missing = f"Player{len(names) + 1}"
             problems.append(Problem(
-                "player-count", rule, f"no {missing} tag: {self.title} is for {span}, named by the "
-                f"tags Player1..Player{self.max_players}; {self.min_players} players are assumed",
+                "player-count", rule, msg("no {missing} tag: {title} is for {span}, named by the "
+                                          "tags Player1..Player{max_players}; {min_players} players "
+                                          "are assumed",
+                                          missing=missing, title=self.title, span=span,
+                                          max_players=self.max_players,
+                                          min_players=self.min_players),
                 tag=missing if names else None))
             names += [f"Player {seat}" for seat in range(len(names) + 1, self.min_players + 1)]
         return names, problems

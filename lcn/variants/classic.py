@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Diagnostic, Severity, hint
+from ..messages import Message, join, msg, template
 from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant
 from .classic_express import express_check
 
@@ -24,9 +25,10 @@ if TYPE_CHECKING:
     from ..describe import TurnStory
     from ..model import GameRecord
 
+#: The colours' names, as messages so that a sentence naming one is translated with it.
 COLOUR_NAMES: dict[str, str] = {
-    "Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "red", "P": "purple",
-    "O": "orange",
+    "Y": msg("yellow"), "B": msg("blue"), "W": msg("white"), "G": msg("green"), "R": msg("red"),
+    "P": msg("purple"), "O": msg("orange"),
 }
 
 
@@ -91,16 +93,18 @@ def card_value(card: str) -> int:
 def parse_card(text: str, config: ClassicConfig, offset: int = 0) -> str:
     """The canonical form of a card token (``r7`` → ``R7``, ``rW`` → ``Rw``)."""
     if not text:
-        raise MoveSyntaxError("expected a card (a colour letter and 2-10 or `w`)", offset)
+        raise MoveSyntaxError(msg("expected a card (a colour letter and 2-10 or `w`)"), offset)
     colour = text[0].upper()
     if colour not in COLOUR_NAMES:
         raise MoveSyntaxError(
-            f"unknown colour `{text[0]}`: expected one of {' '.join(config.colours)}",
+            msg("unknown colour `{text}`: expected one of {colours}",
+                text=text[0], colours=" ".join(config.colours)),
             offset, 1, code="bad-card", rule="C-SETUP-CARDS")
     if colour not in config.colours:
-        extra = " ([Expeditions \"6\"] adds it)" if colour == "P" else ""
+        extra = msg(' ([Expeditions "6"] adds it)') if colour == "P" else ""
         raise MoveSyntaxError(
-            f"no {COLOUR_NAMES[colour]} expedition in a {len(config.colours)}-expedition game{extra}",
+            msg("no {colour} expedition in a {count}-expedition game{extra}",
+                colour=COLOUR_NAMES[colour], count=len(config.colours), extra=extra),
             offset, len(text), code="bad-card", rule="C-SETUP-CARDS")
     rank = text[1:]
     if rank in ("w", "W"):
@@ -110,7 +114,8 @@ def parse_card(text: str, config: ClassicConfig, offset: int = 0) -> str:
         return f"{colour}{int(rank)}"
     low, high = config.values[0], config.values[-1]
     raise MoveSyntaxError(
-        f"unknown card `{text}`: a card is a colour and a value {low}-{high}, or `w` for a wager",
+        msg("unknown card `{text}`: a card is a colour and a value {low}-{high}, or `w` for a wager",
+            text=text, low=low, high=high),
         offset, len(text), code="bad-card", rule="C-SETUP-CARDS")
 
 
@@ -154,22 +159,23 @@ def parse_move(text: str, config: ClassicConfig = CLASSIC_5) -> ClassicMove:
             parse_card(text[1:] if text[:1] in ("x", "X") else text, config)
         except MoveSyntaxError:
             raise MoveSyntaxError(
-                f"`{text}` is not a turn: expected a card, `/` and a draw (`R7/d`, `xR7/G`)",
+                msg("`{text}` is not a turn: expected a card, `/` and a draw (`R7/d`, `xR7/G`)", text=text),
                 0, len(text)) from None
         raise MoveSyntaxError(
-            f"`{text}` places a card but draws none: a turn is a placement, `/` and a draw "
-            f"(`{text}/d`, or `/` and a discard pile's colour)", len(text), 1,
+            msg("`{text}` places a card but draws none: a turn is a placement, `/` and a draw "
+                "(`{text}/d`, or `/` and a discard pile's colour)", text=text), len(text), 1,
             rule="C-TURN-PLACE-THEN-DRAW")
     left, right = text[:slash], text[slash + 1:]
     if left in ("", "x", "X"):
         raise MoveSyntaxError(
-            f"`{text}` draws without placing a card first: a turn is a placement (a card, or `x` "
-            "and a card to discard), `/` and a draw", len(left), 1,
+            msg("`{text}` draws without placing a card first: a turn is a placement (a card, or `x` "
+                "and a card to discard), `/` and a draw", text=text), len(left), 1,
             rule="C-TURN-PLACE-THEN-DRAW")
     if not right:
         raise MoveSyntaxError(
-            f"`{text}` places a card but draws none: expected `d` (the draw pile) or a discard "
-            "pile's colour after `/`", slash, 1, code="bad-draw", rule="C-TURN-PLACE-THEN-DRAW")
+            msg("`{text}` places a card but draws none: expected `d` (the draw pile) or a discard "
+                "pile's colour after `/`",
+                text=text), slash, 1, code="bad-draw", rule="C-TURN-PLACE-THEN-DRAW")
     discard = left[:1] in ("x", "X")
     card = parse_card(left[1:] if discard else left, config, 1 if discard else 0)
     drawn = None
@@ -182,12 +188,13 @@ def parse_move(text: str, config: ClassicConfig = CLASSIC_5) -> ClassicMove:
         draw = right.upper()
     elif len(right) == 1 and right.upper() in COLOUR_NAMES:
         raise MoveSyntaxError(
-            f"no {COLOUR_NAMES[right.upper()]} discard pile in a {len(config.colours)}-expedition game",
+            msg("no {colour} discard pile in a {count}-expedition game",
+                colour=COLOUR_NAMES[right.upper()], count=len(config.colours)),
             slash + 1, 1, code="bad-draw", rule="C-DRAW-SOURCE")
     else:
         raise MoveSyntaxError(
-            f"unknown draw `/{right}`: expected `/d` (draw pile), `/d=<card>` or `/<colour>` "
-            "(a discard pile)", slash, len(right) + 1, code="bad-draw", rule="C-DRAW-SOURCE")
+            msg("unknown draw `/{right}`: expected `/d` (draw pile), `/d=<card>` or `/<colour>` (a "
+                "discard pile)", right=right), slash, len(right) + 1, code="bad-draw", rule="C-DRAW-SOURCE")
     move = ClassicMove(discard, card, draw, drawn)
     if len(cache) < _CACHED_MOVES:
         cache[text] = move
@@ -249,12 +256,16 @@ def _column(cards: list[str], config: ClassicConfig) -> tuple[int, int, int, int
 
 
 def _ordinal(number: int) -> str:
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    # The suffix is a message of its own: other languages write ordinals otherwise (44.).
+    suffix = _TH if 10 <= number % 100 <= 20 else _SUFFIXES.get(number % 10, _TH)
+    return msg("{number}{suffix}", number=number, suffix=Message(suffix))
 
 
-_PLACE_NAMES = {"hand": "in {name}'s hand", "exp": "in {name}'s {colour} expedition",
-                "pile": "on the {colour} discard pile"}
+_SUFFIXES = {1: template("st"), 2: template("nd"), 3: template("rd")}
+_TH = template("th")
+_PLACE_NAMES = {"hand": template("in {name}'s hand"),
+                "exp": template("in {name}'s {colour} expedition"),
+                "pile": template("on the {colour} discard pile")}
 
 
 class ClassicState:
@@ -328,12 +339,13 @@ class ClassicState:
         """Where a number card is known to be, in words."""
         place = self.where.get(card)
         if place is None:
-            return "unseen"
+            return msg("unseen")
         kind = place[0]
         if kind == "deck":
-            return f"still in the draw pile ({place[1] + 1 - self.drawn} from the top)"
+            return msg("still in the draw pile ({position} from the top)",
+                       position=place[1] + 1 - self.drawn)
         name = self.names[place[1]] if len(place) > 1 else ""
-        return _PLACE_NAMES[kind].format(name=name, colour=COLOUR_NAMES[card[0]])
+        return Message(_PLACE_NAMES[kind], {"name": name, "colour": COLOUR_NAMES[card[0]]})
 
     def hand(self, player: int) -> list[str]:
         """The known cards of a hand, sorted by colour then value."""
@@ -398,18 +410,20 @@ class ClassicState:
         for player in range(2):
             count = self.known[player].get(card, 0)
             if count:
-                places.append(f"{count} in {self.names[player]}'s hand")
+                places.append(msg("{count} in {name}'s hand", count=count,
+                                  name=self.names[player]))
             count = self.expeditions[player][colour].count(card)
             if count:
-                places.append(f"{count} in {self.names[player]}'s {name} expedition")
+                places.append(msg("{count} in {name}'s {colour} expedition", count=count,
+                                  name=self.names[player], colour=name))
         count = self.piles[colour].count(card)
         if count:
-            places.append(f"{count} on the {name} discard pile")
+            places.append(msg("{count} on the {colour} discard pile", count=count, colour=name))
         if self.deck is not None:
             count = self.deck[self.drawn:].count(card)
             if count:
-                places.append(f"{count} still in the draw pile")
-        return ", ".join(places) or "none left"
+                places.append(msg("{count} still in the draw pile", count=count))
+        return join(places) if places else msg("none left")
 
 
 #: Turns read ahead to see whether a card is played later (a whole game without loops
@@ -442,7 +456,8 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         if value == "6":
             return CLASSIC_6, []
         return CLASSIC_5, [Problem("tag-value", "C-SETUP-SIXTH",
-                                   f'[Expeditions "{value}"]: expected "5" or "6"; 5 is assumed',
+                                   msg('[Expeditions "{value}"]: expected "5" or "6"; 5 is assumed',
+                                       value=value),
                                    tag="Expeditions")]
 
     def players(self, record: GameRecord, state: ClassicState | None = None) -> list[str]:
@@ -454,13 +469,13 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         tags = set(record.tags)
         for extra in _other_seats(tags):
             problems.append(Problem("player-count", "C-SETUP-PLAYERS",
-                                    f"classic Lost Cities is for 2 players, but Player{extra} is "
-                                    "given", tag=f"Player{extra}"))
+                                    msg("classic Lost Cities is for 2 players, but Player{extra} is "
+                                        "given", extra=extra), tag=f"Player{extra}"))
         for seat in (1, 2):
             if f"Player{seat}" not in tags:
                 problems.append(Problem("missing-tag", "C-SETUP-PLAYERS",
-                                        f"no Player{seat} tag: the player is called "
-                                        f"\"Player {seat}\"", Severity.WARNING, tag=f"Player{seat}"))
+                                        msg('no Player{seat} tag: the player is called "Player '
+                                            '{seat}"', seat=seat), Severity.WARNING, tag=f"Player{seat}"))
         for seat, tag in enumerate(("Hand1", "Hand2")):
             text = record.tags.get(tag)
             if text is None:
@@ -470,8 +485,10 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 continue
             if len(cards) != config.hand_size:
                 problems.append(Problem("deal-invalid", "C-SETUP-DEAL",
-                                        f"{tag} has {len(cards)} cards; a starting hand has "
-                                        f"{config.hand_size}", tag=tag))
+                                        msg("{tag} has {count} cards; a starting hand has "
+                                            "{hand_size}",
+                                            tag=tag, count=len(cards), hand_size=config.hand_size),
+                                        tag=tag))
                 continue
             state.hand_tag[seat] = True
             state.unknown[seat] = 0
@@ -484,8 +501,9 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             cards = self._deal_cards("Deck", text, config, problems)
             if cards is not None and len(cards) != config.pile_size:
                 problems.append(Problem("deal-invalid", "C-SETUP-DEAL",
-                                        f"Deck has {len(cards)} cards; the draw pile holds "
-                                        f"{config.pile_size} after the deal", tag="Deck"))
+                                        msg("Deck has {count} cards; the draw pile holds "
+                                            "{pile_size} after the deal",
+                                            count=len(cards), pile_size=config.pile_size), tag="Deck"))
             elif cards is not None:
                 state.deck = cards
                 self._deal(state, cards, "Deck", problems)
@@ -498,7 +516,9 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         try:
             return parse_cards(text, config)
         except MoveSyntaxError as exc:
-            problems.append(Problem("deal-invalid", "C-SETUP-DEAL", f"{tag}: {exc.message}", tag=tag))
+            problems.append(Problem("deal-invalid", "C-SETUP-DEAL", msg("{tag}: {message}",
+                                                                        tag=tag, message=exc.message),
+                                                                    tag=tag))
             return None
 
     def _deal(self, state: ClassicState, cards: list[str], tag: str, problems: list[Problem],
@@ -528,14 +548,14 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             colour = card[0]
             if state.wagers_located[colour] >= state.config.wagers:
                 problems.append(Problem("deal-invalid", "C-CARD-UNIQUE",
-                                        f"{tag}: more than {state.config.wagers} {card} cards in the "
-                                        "deal", tag=tag))
+                                        msg("{tag}: more than {wagers} {card} cards in the deal",
+                                            tag=tag, wagers=state.config.wagers, card=card), tag=tag))
             state.wagers_located[colour] += 1
             return
         if card in state.where:
             problems.append(Problem("deal-invalid", "C-CARD-UNIQUE",
-                                    f"{tag}: {card} is dealt twice (it is also "
-                                    f"{state.place_of(card)})", tag=tag))
+                                    msg("{tag}: {card} is dealt twice (it is also {place})",
+                                        tag=tag, card=card, place=state.place_of(card)), tag=tag))
             return
         state.where[card] = place
 
@@ -597,12 +617,13 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return moves
 
     def end_reason(self, state: ClassicState) -> str:
-        return (f"the last card of the draw pile was drawn, the {_ordinal(state.config.pile_size)} "
-                "draw from it")
+        return msg("the last card of the draw pile was drawn, the {ordinal} draw from it",
+                   ordinal=_ordinal(state.config.pile_size))
 
     def progress(self, state: ClassicState) -> str:
         left = state.cards_left
-        return f"{left} card{'s' if left != 1 else ''} left in the draw pile"
+        return msg("{left} card left in the draw pile", left=left) if left == 1 else \
+            msg("{left} cards left in the draw pile", left=left)
 
     def match_tracker(self) -> ClassicMatchTracker:
         return ClassicMatchTracker()
@@ -742,16 +763,19 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 if top:
                     problems.append(Problem(
                         "wager-after-number", "C-PLACE-WAGER-FIRST",
-                        f"{name} cannot place a wager on the {COLOUR_NAMES[colour]} expedition: "
-                        f"it already holds the number card {colour}{top}",
+                        msg("{name} cannot place a wager on the {expedition} expedition: it "
+                            "already holds the number card {colour}{top}", name=name,
+                            expedition=COLOUR_NAMES[colour], colour=colour, top=top),
                         offset=0, length=len(card)))
             else:
                 value = int(card[1:])
                 if value <= top:
                     problems.append(Problem(
                         "not-ascending", "C-PLACE-ASCENDING",
-                        f"{card} cannot follow {colour}{top} in {name}'s {COLOUR_NAMES[colour]} "
-                        "expedition: each card must be higher than the one before",
+                        msg("{card} cannot follow {colour}{top} in {name}'s {expedition} "
+                            "expedition: each card must be higher than the one before",
+                            card=card, colour=colour, top=top, name=name,
+                            expedition=COLOUR_NAMES[colour]),
                         offset=0, length=len(card)))
                 else:
                     state.tops[player][colour] = value
@@ -766,7 +790,8 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 if drawn is not None and drawn != actual:
                     problems.append(Problem(
                         "draw-mismatch", "C-DRAW-DECK",
-                        f"the draw pile's top card is {actual}, not {drawn} (Deck tag)",
+                        msg("the draw pile's top card is {actual}, not {drawn} (Deck tag)",
+                            actual=actual, drawn=drawn),
                         offset=slash + 3, length=len(drawn)))
                 known[actual] = known.get(actual, 0) + 1  # as _take, inline on the hot path
                 if actual[1] != "w":
@@ -776,16 +801,18 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                     if state.wagers_located[drawn[0]] >= state.config.wagers:
                         problems.append(Problem(
                             "card-elsewhere", "C-CARD-UNIQUE",
-                            f"{name} cannot draw {drawn}: all {state.config.wagers} "
-                            f"{COLOUR_NAMES[drawn[0]]} wager cards are accounted for "
-                            f"({state.wager_places(drawn[0])})",
+                            msg("{name} cannot draw {drawn}: all {wagers} {colour} wager cards "
+                                "are accounted for ({places})", name=name, drawn=drawn,
+                                wagers=state.config.wagers, colour=COLOUR_NAMES[drawn[0]],
+                                places=state.wager_places(drawn[0])),
                             offset=slash + 3, length=len(drawn)))
                     state.wagers_located[drawn[0]] += 1
                 elif drawn in state.where:
                     problems.append(Problem(
                         "card-elsewhere", "C-CARD-UNIQUE",
-                        f"{name} cannot draw {drawn} from the draw pile: it is "
-                        f"{state.place_of(drawn)}", offset=slash + 3, length=len(drawn)))
+                        msg("{name} cannot draw {drawn} from the draw pile: it is {place}",
+                            name=name, drawn=drawn, place=state.place_of(drawn)),
+                        offset=slash + 3, length=len(drawn)))
                 self._take(state, player, drawn)
             else:
                 state.unknown[player] += 1
@@ -797,7 +824,8 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             if not pile:
                 problems.append(Problem(
                     "draw-empty-pile", "C-DRAW-PILE",
-                    f"{name} cannot draw from the {pile_name} discard pile: it is empty",
+                    msg("{name} cannot draw from the {pile_name} discard pile: it is empty",
+                        name=name, pile_name=pile_name),
                     offset=slash, length=2))
                 state.unknown[player] += 1  # the hand keeps its size, whatever was meant
                 state.blind[player] += 1
@@ -805,7 +833,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 if discard and draw == colour:
                     problems.append(Problem(
                         "draw-just-discarded", "C-DRAW-NOT-JUST-DISCARDED",
-                        f"{name} cannot take back {card}, the card just discarded",
+                        msg("{name} cannot take back {card}, the card just discarded", name=name, card=card),
                         offset=slash, length=2))
                 self._take(state, player, pile.pop())
         state.turn += 1
@@ -828,21 +856,23 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             if state.wagers_located[colour] >= state.config.wagers:
                 problem = Problem(
                     "card-elsewhere", "C-CARD-UNIQUE",
-                    f"{name} cannot hold another {card}: all {state.config.wagers} "
-                    f"{COLOUR_NAMES[colour]} wager cards are accounted for "
-                    f"({state.wager_places(colour)})", offset=offset, length=length)
+                    msg("{name} cannot hold another {card}: all {wagers} {colour} wager cards "
+                        "are accounted for ({places})", name=name, card=card,
+                        wagers=state.config.wagers, colour=COLOUR_NAMES[colour],
+                        places=state.wager_places(colour)), offset=offset, length=length)
             state.wagers_located[colour] += 1
         else:
             place = state.where.get(card)
             if place is not None and place[0] == "deck":
                 problem = Problem(
                     "not-in-hand", "C-HAND-CARD",
-                    f"{name} cannot hold {card} yet: it is {state.place_of(card)}, by the "
-                    "Deck tag", offset=offset, length=length)
+                    msg("{name} cannot hold {card} yet: it is {place}, by the Deck tag",
+                        name=name, card=card, place=state.place_of(card)), offset=offset, length=length)
             elif place is not None:
                 problem = Problem(
                     "card-elsewhere", "C-CARD-UNIQUE",
-                    f"{name} cannot hold {card}: it is {state.place_of(card)}",
+                    msg("{name} cannot hold {card}: it is {place}",
+                        name=name, card=card, place=state.place_of(card)),
                     offset=offset, length=length)
         if state.unknown[player] > 0:
             state.unknown[player] -= 1
@@ -851,23 +881,29 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
             if state.hand_tag[player] and state.blind[player] == 0:
                 problem = Problem(
                     "not-in-hand", "C-HAND-CARD",
-                    f"{card} is not in {name}'s hand (the hand is {hand})",
+                    msg("{card} is not in {name}'s hand (the hand is {hand})",
+                        card=card, name=name, hand=hand),
                     offset=offset, length=length)
             else:
                 starting = 0 if state.hand_tag[player] else state.config.hand_size
                 blind = state.blind[player]
                 sources = []
                 if starting:
-                    sources.append(f"{starting} starting card{'s' if starting != 1 else ''}")
+                    sources.append(msg("{count} starting card", count=starting) if starting == 1
+                                   else msg("{count} starting cards", count=starting))
                 if blind:
-                    sources.append(f"{blind} card{'s' if blind != 1 else ''} drawn unseen "
-                                   "from the draw pile")
+                    sources.append(
+                        msg("{count} card drawn unseen from the draw pile", count=blind)
+                        if blind == 1 else
+                        msg("{count} cards drawn unseen from the draw pile", count=blind))
                 problem = Problem(
                     "too-many-unknown", "C-HAND-COUNT",
-                    f"{card} cannot be in {name}'s hand: {name} has already revealed "
-                    f"{starting + blind} cards the record did not show entering the hand, as "
-                    f"many as it can hold ({' and '.join(sources)}); the rest of the hand is "
-                    f"known: {hand}", offset=offset, length=length)
+                    msg("{card} cannot be in {name}'s hand: {name} has already revealed {starting} "
+                        "cards the record did not show entering the hand, as many as it can hold "
+                        "({sources}); the rest of the hand is known: {hand}",
+                        card=card, name=name, starting=starting + blind,
+                        sources=join(sources, msg(" and ")), hand=hand),
+                    offset=offset, length=length)
         return [problem] if problem is not None else []
 
     @staticmethod
@@ -1095,33 +1131,34 @@ class ClassicMatchTracker:
         number = int(digits) if _ASCII_NUMBER.fullmatch(digits) else None
         if text is None:
             warn("tag-value", "C-MATCH-THREE",
-                 f'match "{name}": expected a Game tag with the game\'s number 1-3')
+                 msg('match "{name}": expected a Game tag with the game\'s number 1-3', name=name))
         elif number is None:
             shown = text if len(text) <= 20 else text[:20] + "…"
             warn("tag-value", "C-MATCH-THREE",
-                 f'match "{name}": the Game tag "{shown}" is not a game number: expected '
-                 "1, 2 or 3 in ASCII digits")
+                 msg('match "{name}": the Game tag "{shown}" is not a game number: expected 1, 2 or '
+                     '3 in ASCII digits', name=name, shown=shown))
         elif number != expected:
             warn("match-order", "C-MATCH-THREE",
-                 f'match "{name}": game {number} where game {expected} was expected')
+                 msg('match "{name}": game {number} where game {expected} was expected',
+                     name=name, number=number, expected=expected))
         if expected > 3:
-            warn("match-order", "C-MATCH-THREE", f'match "{name}": a match has 3 games, this is '
-                 f"game {expected}")
+            warn("match-order", "C-MATCH-THREE", msg('match "{name}": a match has 3 games, this is '
+                                                     'game {expected}', name=name, expected=expected))
         players = report.players
         totals: dict[str, int] = match["totals"]
         if match["games"]:
             if set(players) != set(totals):
                 warn("match-players", "C-MATCH-THREE",
-                     f'match "{name}": the players differ from the earlier games '
-                     f"({', '.join(sorted(totals))})")
+                     msg('match "{name}": the players differ from the earlier games ({players})',
+                         name=name, players=", ".join(sorted(totals))))
             else:
                 best = max(totals.values())
                 leaders = [p for p, t in totals.items() if t == best]
                 if len(leaders) == 1 and players[0] != leaders[0]:
                     warn("match-first-player", "C-MATCH-FIRST-PLAYER",
-                         f"{leaders[0]} leads the match {best} to "
-                         f"{min(totals.values())} and should begin game {expected}, "
-                         f"but Player1 is {players[0]}",
+                         msg("{leader} leads the match {best} to {other} and should begin game "
+                             "{expected}, but Player1 is {player}", leader=leaders[0], best=best,
+                             other=min(totals.values()), expected=expected, player=players[0]),
                          record.tags.lines.get("Player1", line))
         for player in players:
             totals.setdefault(player, 0)

@@ -26,6 +26,7 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Severity, hint
+from ..messages import join, msg
 from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 
 if TYPE_CHECKING:
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 
 #: The five colours of Rivals, in the order LCN lists expeditions.
 COLOURS = "YBWGR"
-COLOUR_NAMES: dict[str, str] = {"Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "red"}
+COLOUR_NAMES: dict[str, str] = {"Y": msg("yellow"), "B": msg("blue"), "W": msg("white"),
+                                "G": msg("green"), "R": msg("red")}
 VALUES = tuple(range(2, 11))
 #: Copies of each number card per colour (two of 2-5, one of 6-10) and of the wager card.
 NUMBER_COPIES: dict[int, int] = {v: 2 if v <= 5 else 1 for v in VALUES}
@@ -92,12 +94,13 @@ def parse_card(text: str, offset: int = 0) -> str:
     if card is not None:
         return card
     if not text:
-        raise MoveSyntaxError("expected a card: a colour letter (Y B W G R) and 2-10 or `w`",
+        raise MoveSyntaxError(msg("expected a card: a colour letter (Y B W G R) and 2-10 or `w`"),
                               offset, 1, code="bad-card", rule="V-SETUP-CARDS")
     colour = text[0].upper()
     if colour not in COLOURS:
         raise MoveSyntaxError(
-            f"unknown colour `{text[0]}` in `{text}`: Rivals has the colours Y B W G R",
+            msg("unknown colour `{letter}` in `{text}`: Rivals has the colours Y B W G R",
+                letter=text[0], text=text),
             offset, len(text), code="bad-card", rule="V-SETUP-CARDS")
     rank = text[1:]
     if rank in ("w", "W"):
@@ -106,7 +109,7 @@ def parse_card(text: str, offset: int = 0) -> str:
             and not rank.startswith("0"):
         return f"{colour}{int(rank)}"
     raise MoveSyntaxError(
-        f"unknown card `{text}`: a card is a colour and a value 2-10, or `w` for a wager",
+        msg("unknown card `{text}`: a card is a colour and a value 2-10, or `w` for a wager", text=text),
         offset, len(text), code="bad-card", rule="V-SETUP-CARDS")
 
 
@@ -209,7 +212,8 @@ def player_tokens(names: list[str]) -> list[str]:
 
 def _count(text: str, offset: int, what: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 9:
-        raise MoveSyntaxError(f"`{text or '(nothing)'}` after `{what}:`: expected a number of coins",
+        raise MoveSyntaxError(msg("`{value}` after `{what}:`: expected a number of coins",
+                                  value=text or msg("(nothing)"), what=what),
                               offset, max(len(text), 1), rule=_TURN_RULE)
     return int(text)
 
@@ -254,30 +258,32 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
             if keyword not in _PHASE:
                 close = get_close_matches(keyword, _KEYWORDS, n=1, cutoff=0.6)
                 raise MoveSyntaxError(
-                    f"unknown word `{key}:`: expected one of {', '.join(k + ':' for k in _KEYWORDS)}, "
-                    "or a bid (`Ada3`) or pass (`Ada-`)", start, len(key) + 1, rule=_TURN_RULE,
+                    msg("unknown word `{key}:`: expected one of {items}, or a bid (`Ada3`) or pass "
+                        "(`Ada-`)",
+                        key=key, items=", ".join(k + ":" for k in _KEYWORDS)),
+                    start, len(key) + 1, rule=_TURN_RULE,
                     hint=hint("keyword-typo", meant=close[0] + ":") if close else None)
             at = start + len(key) + 1
             wanted = _PHASE[keyword]
             if wanted <= phase:
                 if keyword == "box" and phase == 2:
-                    raise MoveSyntaxError("a second `box:`: the winner returns at most one card "
-                                          "to the box", start, len(word), code="box-twice",
+                    raise MoveSyntaxError(msg("a second `box:`: the winner returns at most one card "
+                                              "to the box"), start, len(word), code="box-twice",
                                           rule="V-AUCTION-BOX")
                 if keyword == "up" and phase >= 3:
-                    raise MoveSyntaxError("a second `up:`: a turn uncovers one card (the auction's "
-                                          "winner uncovers one, at the end)", start, len(word),
+                    raise MoveSyntaxError(msg("a second `up:`: a turn uncovers one card (the "
+                                              "auction's winner uncovers one, at the end)"), start, len(word),
                                           rule="V-TURN-ACTION")
-                order = "bids and passes, place:, box:, up:, share:, rest:"
-                raise MoveSyntaxError(f"`{key}:` is out of place: a turn is written in the order "
-                                      f"{order}", start, len(word), rule=_TURN_RULE)
+                order = msg("bids and passes, place:, box:, up:, share:, rest:")
+                raise MoveSyntaxError(msg("`{key}:` is out of place: a turn is written in the order "
+                                          "{order}", key=key, order=order), start, len(word), rule=_TURN_RULE)
             if keyword in ("place", "box") and not bids:
                 raise MoveSyntaxError(
-                    f"`{key}:` without an auction: only the winner of an auction places cards or "
-                    "returns one to the box; write the bids and passes first (`Ada1 Bo- ...`)",
+                    msg("`{key}:` without an auction: only the winner of an auction places cards or "
+                        "returns one to the box; write the bids and passes first (`Ada1 Bo- ...`)", key=key),
                     start, len(word), code="no-auction", rule="V-TURN-ACTION")
             if keyword in ("share", "rest") and up is None:
-                raise MoveSyntaxError(f"`{key}:` comes after the uncovered card (`up:<card>`)",
+                raise MoveSyntaxError(msg("`{key}:` comes after the uncovered card (`up:<card>`)", key=key),
                                       start, len(word), rule=_TURN_RULE)
             phase = wanted
             if keyword == "place":
@@ -287,8 +293,8 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
                     if not part and number == len(parts) - 1 and index + 1 < len(matches):
                         after = matches[index + 1].group()
                         raise MoveSyntaxError(
-                            f"`{word}` ends with a comma: expected a card after it, in the same "
-                            "word", pos, 1, code="bad-card", rule="V-SETUP-CARDS",
+                            msg("`{word}` ends with a comma: expected a card after it, in the same "
+                                "word", word=word), pos, 1, code="bad-card", rule="V-SETUP-CARDS",
                             hint=hint("space-in-word", word=f"{word} {after}",
                                       joined=word + after))
                     place.append(Item(parse_card(part, pos), pos, max(len(part), 1)))
@@ -302,8 +308,9 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
                     up_box = True
                 elif ">" in value:
                     cut = value.index(">")
-                    raise MoveSyntaxError(f"`{value[cut:]}`: only `>box` may follow the uncovered "
-                                          "card (it goes to the box)", at + cut, len(value) - cut,
+                    raise MoveSyntaxError(msg("`{value}`: only `>box` may follow the uncovered card "
+                                              "(it goes to the box)",
+                                              value=value[cut:]), at + cut, len(value) - cut,
                                           rule=_TURN_RULE)
                 up = Item(parse_card(card_text, at), at, max(len(card_text), 1))
             elif keyword == "share":
@@ -318,17 +325,18 @@ def _parse_move(text: str, tokens: list[str]) -> RivalsMove:
                 or (phase == 1 and before.endswith(","))
             if split:
                 advice = hint("space-in-word", word=f"{before} {word}", joined=before + word)
-            raise MoveSyntaxError(f"`{word}` is out of place: bids and passes come before place:, "
-                                  "box: and up:", start, len(word), rule=_TURN_RULE, hint=advice)
+            raise MoveSyntaxError(msg("`{word}` is out of place: bids and passes come before place:, "
+                                      "box: and up:",
+                                      word=word), start, len(word), rule=_TURN_RULE, hint=advice)
         bids.append(_parse_bid(word, start, tokens, lookup))
     if up is None:
         if bids:
             raise MoveSyntaxError(
-                "the auction's winner must uncover a card to end it: expected `up:<card>` after "
-                "the bids (and any place:/box:)", len(text), 1, code="no-uncover",
+                msg("the auction's winner must uncover a card to end it: expected `up:<card>` after "
+                    "the bids (and any place:/box:)"), len(text), 1, code="no-uncover",
                 rule="V-AUCTION-UNCOVER")
-        raise MoveSyntaxError("empty turn: expected `up:<card>` (uncover) or an auction "
-                              "(`Ada1 Bo- ... up:<card>`)", 0, max(len(text), 1), rule=_TURN_RULE)
+        raise MoveSyntaxError(msg("empty turn: expected `up:<card>` (uncover) or an auction (`Ada1 "
+                                  "Bo- ... up:<card>`)"), 0, max(len(text), 1), rule=_TURN_RULE)
     return RivalsMove(tuple(bids), tuple(place), box, up, up_box, share, rest)
 
 
@@ -344,8 +352,9 @@ def _parse_bid(word: str, start: int, tokens: list[str], lookup: dict[str, int])
         found = _AMOUNT.fullmatch(word)
         if found is None:
             raise MoveSyntaxError(
-                f"`{word}` is not a bid or a pass: expected a player and an amount (`{tokens[0]}3`), "
-                f"a player and `-` (`{tokens[0]}-`), or place:/box:/up:", start, len(word),
+                msg("`{word}` is not a bid or a pass: expected a player and an amount (`{tokens}3`), "
+                    "a player and `-` (`{tokens}-`), or place:/box:/up:",
+                    word=word, tokens=tokens[0]), start, len(word),
                 rule=_TURN_RULE)
         who, amount = found.group(1), int(found.group(2))
         seat = lookup.get(who.casefold())
@@ -356,10 +365,13 @@ def _parse_bid(word: str, start: int, tokens: list[str], lookup: dict[str, int])
     if seat is None:
         expected = ", ".join(tokens)
         if not who:
-            raise MoveSyntaxError(f"`{word}`: a bid names its player first (`{tokens[0]}{word}`)",
+            raise MoveSyntaxError(msg("`{word}`: a bid names its player first (`{tokens}{word}`)",
+                                      word=word, tokens=tokens[0]),
                                   start, len(word), code="unknown-player", rule=_PLAYER_RULE)
-        raise MoveSyntaxError(f"unknown player `{who}` in `{word}`: the players are {expected} "
-                              f"(or P1..P{len(tokens)})", start, len(who), code="unknown-player",
+        raise MoveSyntaxError(msg("unknown player `{who}` in `{word}`: the players are {expected} "
+                                  "(or P1..P{count})",
+                                  who=who, word=word, expected=expected, count=len(tokens)),
+                              start, len(who), code="unknown-player",
                               rule=_PLAYER_RULE)
     return Bid(seat, amount, tokens[seat], start, len(word))
 
@@ -502,19 +514,20 @@ class RivalsState:
 
     def places_of(self, card: str) -> list[str]:
         """Where the copies of a card already seen are, in words (for messages)."""
-        places = []
+        places: list[str] = []
         for player, exps in enumerate(self.expeditions):
             cards = exps[card[0]]
             extra = cards.count(card) - (self.start_wagers[player].count(card) if card[1:] == "w"
                                          else 0)
-            places += [f"in {self.names[player]}'s {COLOUR_NAMES[card[0]]} expedition"] * extra
-        places += ["in the display"] * self.display.count(card)
-        places += ["in the box"] * self.box.count(card)
+            places += [msg("in {name}'s {colour} expedition", name=self.names[player],
+                           colour=COLOUR_NAMES[card[0]])] * extra
+        places += [msg("in the display")] * self.display.count(card)
+        places += [msg("in the box")] * self.box.count(card)
         for index, pile in enumerate(self.pile_cards):
             if pile is not None:
                 start = self.in_pile if index == self.pile else 0
                 if index >= self.pile:
-                    places += [f"in Pile{index + 1}"] * pile[start:].count(card)
+                    places += [msg("in Pile{pile}", pile=index + 1)] * pile[start:].count(card)
         return places
 
 
@@ -590,8 +603,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         state.sizes = sizes
         problems.append(Problem(
             "pile-sizes-inferred", "V-SETUP-PILES",
-            f"no PileSizes tag: the share-outs written give piles of {' '.join(map(str, sizes))} "
-            f"cards", Severity.INFO,
+            msg("no PileSizes tag: the share-outs written give piles of {sizes} cards",
+                sizes=" ".join(map(str, sizes))), Severity.INFO,
             hint=hint("pile-sizes-tag", sizes=" ".join(map(str, sizes)))))
 
     @staticmethod
@@ -604,29 +617,31 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             if text is None:
                 problems.append(Problem(
                     "missing-tag", "V-SETUP-START-WAGERS",
-                    f"no {tag} tag: each player starts with two wager cards of different colours "
-                    f"(e.g. [{tag} \"Rw Bw\"]); {name} is taken to have none",
+                    msg('no {tag} tag: each player starts with two wager cards of different colours '
+                        '(e.g. [{tag} "Rw Bw"]); {name} is taken to have none', tag=tag, name=name),
                     tag="Player" + str(seat + 1) if f"Player{seat + 1}" in record.tags else None))
                 continue
             try:
                 cards = [parse_card(word) for word in text.split()]
             except MoveSyntaxError as exc:
                 problems.append(Problem("tag-value", "V-SETUP-START-WAGERS",
-                                        f"{tag}: {exc.message}", tag=tag))
+                                        msg("{tag}: {message}", tag=tag, message=exc.message), tag=tag))
                 continue
             numbers = [card for card in cards if card[1:] != "w"]
             if numbers:
                 problems.append(Problem("tag-value", "V-SETUP-START-WAGERS",
-                                        f"{tag}: {numbers[0]} is not a wager card: the starting "
-                                        "cards are two wager cards (`Rw Bw`)", tag=tag))
+                                        msg("{tag}: {numbers} is not a wager card: the starting "
+                                            "cards are two wager cards (`Rw Bw`)",
+                                            tag=tag, numbers=numbers[0]), tag=tag))
                 continue
             if len(cards) != 2 or cards[0] == cards[1]:
-                what = (f"{len(cards)} card{'s' if len(cards) != 1 else ''}" if len(cards) != 2
-                        else f"two {COLOUR_NAMES[cards[0][0]]} wagers")
+                what = (msg("{count} card", count=len(cards)) if len(cards) == 1
+                        else msg("{count} cards", count=len(cards)) if len(cards) != 2
+                        else msg("two {colour} wagers", colour=COLOUR_NAMES[cards[0][0]]))
                 problems.append(Problem(
                     "start-wagers", "V-SETUP-START-WAGERS",
-                    f"{tag} holds {what}: each player starts with two wager cards of different "
-                    "colours", tag=tag))
+                    msg("{tag} holds {what}: each player starts with two wager cards of different "
+                        "colours", tag=tag, what=what), tag=tag))
                 if len(cards) != 2:
                     continue
                 cards = cards[:1]
@@ -639,9 +654,10 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 who = ", ".join(state.names[s] for s in seats)
                 problems.append(Problem(
                     "start-wager-supply", "V-SETUP-START-WAGER-CARDS",
-                    f"{len(seats)} players start with a {COLOUR_NAMES[colour]} wager ({who}), but "
-                    f"there are only {START_WAGER_COPIES} {COLOUR_NAMES[colour]} starting wager "
-                    "cards", tag=f"Wagers{seats[-1] + 1}"))
+                    msg("{count} players start with a {colour} wager ({who}), but there are only "
+                        "{copies} {colour} starting wager cards", count=len(seats),
+                        colour=COLOUR_NAMES[colour], who=who, copies=START_WAGER_COPIES),
+                    tag=f"Wagers{seats[-1] + 1}"))
 
     @staticmethod
     def _setup_piles(record: GameRecord, state: RivalsState, problems: list[Problem]) -> None:
@@ -653,8 +669,9 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                     or not all(w.isascii() and w.isdigit() and len(w) <= 9 for w in words):
                 problems.append(Problem(
                     "tag-value", "V-SETUP-PILES",
-                    f'PileSizes "{text}": expected the sizes of the {PILE_COUNT} piles, e.g. '
-                    f'"{" ".join([str(PILE_SIZE)] * PILE_COUNT)}"; 20 each is assumed',
+                    msg('PileSizes "{text}": expected the sizes of the {piles} piles, e.g. '
+                        '"{items}"; 20 each is assumed',
+                        text=text, piles=PILE_COUNT, items=' '.join([str(PILE_SIZE)] * PILE_COUNT)),
                     tag="PileSizes"))
             else:
                 sizes = [int(w) for w in words]
@@ -668,14 +685,15 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             try:
                 cards = [parse_card(word) for word in text.split()]
             except MoveSyntaxError as exc:
-                problems.append(Problem("pile-invalid", "V-SETUP-CARDS", f"{tag}: {exc.message}",
+                problems.append(Problem("pile-invalid", "V-SETUP-CARDS", msg("{tag}: {message}",
+                                                                             tag=tag, message=exc.message),
                                         tag=tag))
                 continue
             if sizes is not None and len(cards) != sizes[index]:
                 problems.append(Problem(
                     "pile-invalid", "V-SETUP-PILES",
-                    f"{tag} has {len(cards)} cards but PileSizes gives pile {index + 1} "
-                    f"{sizes[index]}", tag=tag))
+                    msg("{tag} has {count} cards but PileSizes gives pile {index} {sizes}",
+                        tag=tag, count=len(cards), index=index + 1, sizes=sizes[index]), tag=tag))
             final[index] = len(cards)
             state.pile_cards[index] = cards
             for card in cards:
@@ -687,27 +705,28 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                         if pile is not None and card in pile]
                 problems.append(Problem(
                     "pile-invalid", "V-SETUP-CARDS",
-                    f"the piles hold {count} {card} cards ({', '.join(tags)}), but the game has "
-                    f"{full[card]}", tag=tags[-1]))
+                    msg("the piles hold {count} {card} cards ({tags}), but the game has {full}",
+                        count=count, card=card, tags=', '.join(tags), full=full[card]), tag=tags[-1]))
             state.free[card] = max(0, full[card] - count)
         pile_tag = next((t for t in ("PileSizes", "Pile4", "Pile3", "Pile2", "Pile1")
                     if t in record.tags), None)
         if any(size < 1 for size in final):
             problems.append(Problem(
                 "pile-invalid", "V-SETUP-PILES",
-                f"pile sizes {' '.join(map(str, final))}: every pile holds at least one card",
+                msg("pile sizes {sizes}: every pile holds at least one card",
+                    sizes=" ".join(map(str, final))),
                 tag=pile_tag))
             final = [PILE_SIZE] * PILE_COUNT
         elif sum(final) != TOTAL_CARDS:
             problems.append(Problem(
                 "pile-invalid", "V-SETUP-PILES",
-                f"the four piles hold {sum(final)} cards ({' + '.join(map(str, final))}); together "
-                f"they hold all {TOTAL_CARDS}", tag=pile_tag))
+                msg("the four piles hold {total} cards ({sizes}); together they hold all {all}",
+                    total=sum(final), sizes=" + ".join(map(str, final)), all=TOTAL_CARDS), tag=pile_tag))
         elif max(final) - min(final) > 2:
             problems.append(Problem(
                 "pile-uneven", "V-SETUP-PILES",
-                f"pile sizes {' '.join(map(str, final))}: the rulebook asks for more or less equal "
-                "piles", Severity.WARNING, tag=pile_tag))
+                msg("pile sizes {sizes}: the rulebook asks for more or less equal piles",
+                    sizes=" ".join(map(str, final))), Severity.WARNING, tag=pile_tag))
         state.sizes = final
         for index, pile in enumerate(state.pile_cards):
             if pile is not None and len(pile) != final[index]:
@@ -733,13 +752,16 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         return state.over
 
     def end_reason(self, state: RivalsState) -> str:
-        return "the last card of the last pile was uncovered"
+        return msg("the last card of the last pile was uncovered")
 
     def progress(self, state: RivalsState) -> str:
         left = state.cards_left
         in_pile = state.sizes[state.pile] - state.in_pile if state.pile < PILE_COUNT else 0
-        return (f"{left} card{'s' if left != 1 else ''} still to uncover, {in_pile} of them in "
-                f"pile {state.pile + 1} of {PILE_COUNT}")
+        if left == 1:
+            return msg("{left} card still to uncover, {in_pile} of them in pile {pile} of {piles}",
+                       left=left, in_pile=in_pile, pile=state.pile + 1, piles=PILE_COUNT)
+        return msg("{left} cards still to uncover, {in_pile} of them in pile {pile} of {piles}",
+                   left=left, in_pile=in_pile, pile=state.pile + 1, piles=PILE_COUNT)
 
     def apply(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
         problems: list[Problem] = []
@@ -764,8 +786,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             first = move.bids[0]
             problems.append(Problem(
                 "empty-display", "V-AUCTION-DISPLAY",
-                f"{names[opener]} cannot start an auction: the display is empty (uncover a card "
-                "instead)", offset=first.offset, length=first.length))
+                msg("{name} cannot start an auction: the display is empty (uncover a card instead)",
+                    name=names[opener]), offset=first.offset, length=first.length))
         bids = list(move.bids)
         if bids[0].seat != opener:
             # Someone else opens: a turn left out before this one (that player plays on
@@ -777,16 +799,17 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                     < self._order_faults(bids, first.seat, state.players):
                 problems.append(Problem(
                     "turn-order", "V-TURN-ORDER",
-                    f"it is {names[opener]}'s turn, so {names[opener]} opens the auction, not "
-                    f"{names[first.seat]}; the call is taken as {names[opener]}'s",
+                    msg("it is {name}'s turn, so {name} opens the auction, not {other}; the call "
+                        "is taken as {name}'s", name=names[opener], other=names[first.seat]),
                     offset=first.offset, length=first.length,
                     hint=hint("seat-slip", token=state.tokens[opener], name=names[opener])))
                 bids = slip
             else:
                 problems.append(Problem(
                     "turn-order", "V-TURN-ORDER",
-                    f"it is {names[opener]}'s turn, so {names[opener]} opens the auction, not "
-                    f"{names[first.seat]}", offset=first.offset, length=first.length,
+                    msg("it is {name}'s turn, so {name} opens the auction, not {other}",
+                        name=names[opener], other=names[first.seat]),
+                    offset=first.offset, length=first.length,
                     hint=hint("turn-seat", written=names[first.seat])))
                 opener = first.seat
         active = list(range(state.players))
@@ -803,8 +826,9 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 # calls after it follow from that player: the name is miswritten.
                 problems.append(Problem(
                     "bid-order", "V-AUCTION-ORDER",
-                    f"it is {names[expected]}'s turn to bid or pass, not {names[bid.seat]}'s (the "
-                    f"auction goes clockwise); the call is taken as {names[expected]}'s",
+                    msg("it is {name}'s turn to bid or pass, not {other}'s (the auction goes "
+                        "clockwise); the call is taken as {name}'s",
+                        name=names[expected], other=names[bid.seat]),
                     offset=bid.offset, length=bid.length,
                     hint=hint("seat-slip", token=state.tokens[expected], name=names[expected])))
                 bid = bid._replace(seat=expected, token=state.tokens[expected])
@@ -814,27 +838,28 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                     ended_at = bid
                     problems.append(Problem(
                         "after-auction-end", "V-AUCTION-END",
-                        f"the auction is over: everyone but {names[active[0]]} has passed, so "
-                        f"{names[active[0]]} has won it for {high}; `{self._word(bid)}` cannot follow",
+                        msg("the auction is over: everyone but {name} has passed, so {name} has "
+                            "won it for {high}; `{word}` cannot follow",
+                            name=names[active[0]], high=high, word=self._word(bid)),
                         offset=bid.offset, length=bid.length))
                 continue
             if index == 0:
                 if bid.amount is None:
                     problems.append(Problem(
                         "auction-open", "V-AUCTION-OPEN",
-                        f"{who} opens the auction with a pass: an auction starts with a bid of at "
-                        "least 1", offset=bid.offset, length=bid.length))
+                        msg("{who} opens the auction with a pass: an auction starts with a bid of at "
+                            "least 1", who=who), offset=bid.offset, length=bid.length))
             elif bid.seat not in active:
                 problems.append(Problem(
                     "bid-after-pass", "V-AUCTION-PASS-OUT",
-                    f"{who} passed earlier in this auction and is out of it", offset=bid.offset,
+                    msg("{who} passed earlier in this auction and is out of it", who=who), offset=bid.offset,
                     length=bid.length))
                 continue
             elif bid.seat != expected:
                 problems.append(Problem(
                     "bid-order", "V-AUCTION-ORDER",
-                    f"it is {names[expected]}'s turn to bid or pass, not {who}'s (the auction goes "
-                    "clockwise)", offset=bid.offset, length=bid.length))
+                    msg("it is {name}'s turn to bid or pass, not {who}'s (the auction goes "
+                        "clockwise)", name=names[expected], who=who), offset=bid.offset, length=bid.length))
             if bid.amount is None:
                 if bid.seat in active:
                     active.remove(bid.seat)
@@ -843,17 +868,20 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 if amount < 1:
                     problems.append(Problem(
                         "bid-too-low", "V-AUCTION-MIN-BID",
-                        f"{who} bids {amount}: a bid is at least 1 gold coin", offset=bid.offset,
+                        msg("{who} bids {amount}: a bid is at least 1 gold coin",
+                            who=who, amount=amount), offset=bid.offset,
                         length=bid.length))
                 elif amount <= high:
                     problems.append(Problem(
                         "bid-not-higher", "V-AUCTION-RAISE",
-                        f"{who} bids {amount}, but the highest bid is already {high}: a bid must "
-                        "be higher (or pass)", offset=bid.offset, length=bid.length))
+                        msg("{who} bids {amount}, but the highest bid is already {high}: a bid must "
+                            "be higher (or pass)",
+                            who=who, amount=amount, high=high), offset=bid.offset, length=bid.length))
                 if amount > state.gold[bid.seat]:
                     problems.append(Problem(
                         "bid-funds", "V-AUCTION-FUNDS",
-                        f"{who} bids {amount} but holds only {state.gold[bid.seat]} gold",
+                        msg("{who} bids {amount} but holds only {gold} gold",
+                            who=who, amount=amount, gold=state.gold[bid.seat]),
                         offset=bid.offset, length=bid.length))
                 if amount > high:
                     high, winner = amount, bid.seat
@@ -868,8 +896,11 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             waiting = ", ".join(names[s] for s in still)
             problems.append(Problem(
                 "auction-unfinished", "V-AUCTION-END",
-                f"the auction is not over: {waiting} {'has' if len(still) == 1 else 'have'} not "
-                f"passed (expected {names[expected]} to bid or pass before the winner takes cards)",
+                msg("the auction is not over: {waiting} has not passed (expected {name} to bid or "
+                    "pass before the winner takes cards)", waiting=waiting, name=names[expected])
+                if len(still) == 1 else
+                msg("the auction is not over: {waiting} have not passed (expected {name} to bid or "
+                    "pass before the winner takes cards)", waiting=waiting, name=names[expected]),
                 offset=at.offset, length=at.length,
                 hint=hint("missing-pass", names=waiting,
                           passes=" ".join(f"{state.tokens[s]}-" for s in still))))
@@ -885,8 +916,10 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             if card not in state.display:
                 problems.append(Problem(
                     "not-in-display", "V-PLACE-DISPLAY",
-                    f"{winner_name} cannot place {card}: it is not in the display "
-                    f"({self._display_words(state)})", offset=item.offset, length=item.length))
+                    msg("{winner} cannot place {card}: it is not in the display "
+                        "({display})",
+                        winner=winner_name, card=card, display=self._display_words(state)),
+                    offset=item.offset, length=item.length))
                 continue
             state.display.remove(card)
             record.placed.append(card)
@@ -898,12 +931,14 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 state.box.append(card)
                 record.boxed = card
             else:
-                placed = " (it was just placed)" if card in record.placed else ""
+                placed = msg(" (it was just placed)") if card in record.placed else ""
                 problems.append(Problem(
                     "box-not-in-display", "V-AUCTION-BOX",
-                    f"{winner_name} cannot return {card} to the box: it is not in the display"
-                    f"{placed} ({self._display_words(state)})", offset=move.box.offset,
-                    length=move.box.length))
+                    msg("{winner} cannot return {card} to the box: it is not in the "
+                        "display{placed} ({display})",
+                        winner=winner_name, card=card, placed=placed,
+                        display=self._display_words(state)),
+                    offset=move.box.offset, length=move.box.length))
         self._uncover(state, winner, move, problems)
         record.uncovered = state.last_up
         return winner
@@ -938,8 +973,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
 
     @staticmethod
     def _display_words(state: RivalsState) -> str:
-        return "the display holds " + " ".join(state.display) if state.display else \
-            "the display is empty"
+        return msg("the display holds {cards}", cards=" ".join(state.display)) if state.display \
+            else msg("the display is empty")
 
     @staticmethod
     def _place(state: RivalsState, player: int, item: Item, problems: list[Problem]) -> None:
@@ -952,16 +987,19 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             if top:
                 problems.append(Problem(
                     "wager-after-number", "V-PLACE-WAGER-FIRST",
-                    f"{name} cannot place a wager on the {COLOUR_NAMES[colour]} expedition: it "
-                    f"already holds the number card {colour}{top}", offset=item.offset,
+                    msg("{name} cannot place a wager on the {expedition} expedition: it already "
+                        "holds the number card {colour}{top}",
+                        name=name, expedition=COLOUR_NAMES[colour], colour=colour, top=top),
+                    offset=item.offset,
                     length=item.length))
         else:
             value = int(card[1:])
             if value < top:
                 problems.append(Problem(
                     "not-ascending", "V-PLACE-ASCENDING",
-                    f"{card} cannot follow {colour}{top} in {name}'s {COLOUR_NAMES[colour]} "
-                    "expedition: each number must be equal to or higher than the last",
+                    msg("{card} cannot follow {colour}{top} in {name}'s {expedition} expedition: "
+                        "each number must be equal to or higher than the last",
+                        card=card, colour=colour, top=top, name=name, expedition=COLOUR_NAMES[colour]),
                     offset=item.offset, length=item.length))
             else:
                 state.tops[player][colour] = value
@@ -980,18 +1018,23 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             if actual != card:
                 problems.append(Problem(
                     "wrong-card", "V-UNCOVER-TOP",
-                    f"the top card of pile {state.pile + 1} is {actual}, not {card} "
-                    f"(Pile{state.pile + 1} tag)", offset=item.offset, length=item.length))
+                    msg("the top card of pile {pile} is {actual}, not {card} (Pile{pile} tag)",
+                        pile=state.pile + 1, actual=actual, card=card),
+                    offset=item.offset, length=item.length))
                 card = actual
         elif state.free[card] > 0:
             state.free[card] -= 1
         else:
             copies = card_set()[card]
-            where = "; ".join(state.places_of(card)) or "accounted for"
+            places = state.places_of(card)
+            where = join(places, "; ") if places else msg("accounted for")
             problems.append(Problem(
                 "card-exhausted", "V-SETUP-CARDS",
-                f"{name} cannot uncover {card}: the game has {copies} {card} "
-                f"card{'s' if copies != 1 else ''}, all seen already ({where})",
+                msg("{name} cannot uncover {card}: the game has {copies} {card} card, all seen "
+                    "already ({where})", name=name, card=card, copies=copies, where=where)
+                if copies == 1 else
+                msg("{name} cannot uncover {card}: the game has {copies} {card} cards, all seen "
+                    "already ({where})", name=name, card=card, copies=copies, where=where),
                 offset=item.offset, length=item.length))
         state.last_up = card
         useful = [p for p in range(state.players) if state.can_use(p, card)]
@@ -1000,8 +1043,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 users = ", ".join(state.names[p] for p in useful)
                 problems.append(Problem(
                     "not-useless", "V-UNCOVER-USELESS",
-                    f"{card} does not go to the box: {users} can still use it, so it stays in the "
-                    "display", offset=item.offset, length=item.length + 4))
+                    msg("{card} does not go to the box: {users} can still use it, so it stays in the "
+                        "display", card=card, users=users), offset=item.offset, length=item.length + 4))
             state.display.append(card)
         else:
             state.box.append(card)
@@ -1026,9 +1069,14 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             left = state.sizes[state.pile] - state.in_pile
             early = Problem(
                 "no-share", "V-PILE-SHARE" if move.share is not None else "V-PILE-REMAINDER",
-                f"no pile ran out by the count: {left} card{'s' if left != 1 else ''} remain in "
-                f"pile {state.pile + 1}, so the supply is not shared out; the share-out written "
-                f"is followed, pile {state.pile + 1} ends here", offset=said_share.offset,
+                msg("no pile ran out by the count: {left} card remain in pile {pile}, so the "
+                    "supply is not shared out; the share-out written is followed, pile {pile} ends "
+                    "here", left=left, pile=state.pile + 1)
+                if left == 1 else
+                msg("no pile ran out by the count: {left} cards remain in pile {pile}, so the "
+                    "supply is not shared out; the share-out written is followed, pile {pile} ends "
+                    "here", left=left, pile=state.pile + 1),
+                offset=said_share.offset,
                 length=said_share.length,
                 hint=hint("pile-sizes", sizes=" ".join(map(str, state.sizes)),
                           example=" ".join(map(str, self._sizes_if_ended(state)))))
@@ -1048,14 +1096,20 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             if move.share is not None and move.share.value != each:
                 problems.append(Problem(
                     "share-mismatch", "V-PILE-SHARE",
-                    f"pile {state.pile} ran out: the supply is shared out as {each} coin"
-                    f"{'s' if each != 1 else ''} each, not {move.share.value}",
+                    msg("pile {pile} ran out: the supply is shared out as {each} coin each, not "
+                        "{written}", pile=state.pile, each=each, written=move.share.value)
+                    if each == 1 else
+                    msg("pile {pile} ran out: the supply is shared out as {each} coins each, not "
+                        "{written}", pile=state.pile, each=each, written=move.share.value),
                     offset=move.share.offset, length=move.share.length))
             if move.rest is not None and move.rest.value != rest:
                 problems.append(Problem(
                     "remainder-mismatch", "V-PILE-REMAINDER",
-                    f"after the share-out {rest} coin{'s' if rest != 1 else ''} stay in the "
-                    f"supply, not {move.rest.value}", offset=move.rest.offset,
+                    msg("after the share-out {rest} coin stay in the supply, not {written}",
+                        rest=rest, written=move.rest.value)
+                    if rest == 1 else
+                    msg("after the share-out {rest} coins stay in the supply, not {written}",
+                        rest=rest, written=move.rest.value), offset=move.rest.offset,
                     length=move.rest.length))
             return
         if ended:
@@ -1067,16 +1121,19 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             if ended:
                 problems.append(Problem(
                     "share-at-end", "V-END-LAST-CARD",
-                    f"{card} is the last card of the last pile: the game ends and no gold is "
-                    "shared out", offset=written.offset, length=written.length))
+                    msg("{card} is the last card of the last pile: the game ends and no gold is "
+                        "shared out", card=card), offset=written.offset, length=written.length))
                 break
             else:
                 left = state.sizes[state.pile] - state.in_pile
                 rule = "V-PILE-SHARE" if written is move.share else "V-PILE-REMAINDER"
                 problems.append(Problem(
                     "no-share", rule,
-                    f"no pile ran out: {left} card{'s' if left != 1 else ''} remain in pile "
-                    f"{state.pile + 1}, so the supply is not shared out", offset=written.offset,
+                    msg("no pile ran out: {left} card remain in pile {pile}, so the supply is not "
+                        "shared out", left=left, pile=state.pile + 1)
+                    if left == 1 else
+                    msg("no pile ran out: {left} cards remain in pile {pile}, so the supply is not "
+                        "shared out", left=left, pile=state.pile + 1), offset=written.offset,
                     length=written.length))
                 break  # `share:` and `rest:` say the same thing: one error
 

@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import hint
+from ..messages import join, msg
 from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 from .rivals import player_tokens as _letter_tokens
 
@@ -73,11 +74,11 @@ if TYPE_CHECKING:
 
 #: The six expeditions, left to right on the sheet.
 COLOURS = "ROYGBP"
-COLOUR_NAMES: dict[str, str] = {"R": "red", "O": "orange", "Y": "yellow", "G": "green",
-                                "B": "blue", "P": "purple"}
+COLOUR_NAMES: dict[str, str] = {"R": msg("red"), "O": msg("orange"), "Y": msg("yellow"),
+                                "G": msg("green"), "B": msg("blue"), "P": msg("purple")}
 #: The eight bridges: one per expedition, the artefact column (A) and the dice column (D).
 COLUMNS = COLOURS + "AD"
-COLUMN_NAMES: dict[str, str] = {**COLOUR_NAMES, "A": "artefact", "D": "dice"}
+COLUMN_NAMES: dict[str, str] = {**COLOUR_NAMES, "A": msg("artefact"), "D": msg("dice")}
 BOXES = 9
 BRIDGE_BOX = 7
 BRIDGE_POINTS = 20
@@ -173,22 +174,27 @@ BoxKind(arrow=None, artefact=None), BoxKind(arrow=None, artefact=None))
         for word in line.split("#", 1)[0].split():
             key, colon, boxes = word.partition(":")
             colour = key.upper()
-            where = f"line {number}, `{word}`" if "\n" in text.strip() else f"`{word}`"
+            where = msg("line {number}, `{word}`", number=number, word=word) \
+                if "\n" in text.strip() else f"`{word}`"
             if not colon or colour not in COLOURS:
-                raise LayoutError(f"{where}: expected a colour letter (R O Y G B P), `:` and nine "
-                                  "boxes, e.g. `R:..>.A....`")
+                raise LayoutError(msg("{where}: expected a colour letter (R O Y G B P), `:` and nine "
+                                      "boxes, e.g. `R:..>.A....`", where=where))
             if colour in seen:
-                raise LayoutError(f"{where}: the {COLOUR_NAMES[colour]} expedition is given twice")
+                raise LayoutError(msg("{where}: the {expedition} expedition is given twice",
+                                      where=where, expedition=COLOUR_NAMES[colour]))
             seen.add(colour)
             if len(boxes) != BOXES:
-                raise LayoutError(f"{where}: {len(boxes)} boxes for the {COLOUR_NAMES[colour]} "
-                                  f"expedition, expected {BOXES} (one of . > A * ? per box, "
-                                  "bottom up)")
+                raise LayoutError(msg("{where}: {count} boxes for the {expedition} "
+                                      "expedition, expected {boxes} (one of . > A * ? per box, "
+                                      "bottom up)",
+                                      where=where, count=len(boxes),
+                                  expedition=COLOUR_NAMES[colour], boxes=BOXES))
             kinds = []
             for index, char in enumerate(boxes.upper()):
                 if char not in _LAYOUT_CHARS:
-                    raise LayoutError(f"{where}: box {index + 1} is `{boxes[index]}`: expected . "
-                                      "(plain), > (arrow), A (artefact), * (both) or ? (unknown)")
+                    raise LayoutError(msg("{where}: box {index} is `{boxes}`: expected . (plain), > "
+                                          "(arrow), A (artefact), * (both) or ? (unknown)",
+                                          where=where, index=index + 1, boxes=boxes[index]))
                 kinds.append(_LAYOUT_CHARS[char])
             layout[colour] = kinds
     return layout
@@ -211,11 +217,12 @@ def load_layout(path: str | Path) -> dict[str, list[BoxKind]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise LayoutError(f"{path}: cannot read the sheet layout ({exc})") from exc
+        raise LayoutError(msg("{path}: cannot read the sheet layout ({error})", path=path,
+                              error=exc)) from exc
     try:
         return parse_layout(text)
     except LayoutError as exc:
-        raise LayoutError(f"{path}: {exc}") from exc
+        raise LayoutError(msg("{path}: {error}", path=path, error=exc.args[0])) from exc
 
 
 # -- moves ------------------------------------------------------------------------------
@@ -345,15 +352,16 @@ def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     match = _ROLL.fullmatch(word)
     if match is None:
         raise MoveSyntaxError(
-            f"`{word}` is not a roll: a turn starts with the six dice rolled, the three colour "
-            "dice then the three number dice (`ROG307`)", 0, len(word), code="bad-roll",
+            msg("`{word}` is not a roll: a turn starts with the six dice rolled, the three colour "
+                "dice then the three number dice (`ROG307`)", word=word), 0, len(word), code="bad-roll",
             rule="RW-SETUP-DICE")
     letters = match.group(1).upper()
     for index, letter in enumerate(letters):
         if letter not in COLOURS:
             raise MoveSyntaxError(
-                f"`{match.group(1)[index]}` in the roll `{word}` is not a colour die: the colour "
-                "dice show R O Y G B P", index, 1, code="bad-roll", rule="RW-SETUP-DICE")
+                msg("`{die}` in the roll `{word}` is not a colour die: the colour dice show R O Y "
+                    "G B P",
+                    die=match.group(1)[index], word=word), index, 1, code="bad-roll", rule="RW-SETUP-DICE")
     colours = tuple(sorted(letters, key=COLOURS.index))
     numbers = tuple(sorted(int(d) for d in match.group(2)))
     return colours, numbers
@@ -369,44 +377,52 @@ def _parse_choice(word: str, start: int, tokens: list[str],
             seat = int(match.group(1)) - 1
     if not colon:
         raise MoveSyntaxError(
-            f"`{word}` is not a choice: expected a player, `:` and the choice (`{tokens[0]}:R3`, "
-            f"`{tokens[0]}:R0` for the circle, `{tokens[0]}:-` to refuse)", start, len(word),
+            msg("`{word}` is not a choice: expected a player, `:` and the choice (`{tokens}:R3`, "
+                "`{tokens}:R0` for the circle, `{tokens}:-` to refuse)",
+                word=word, tokens=tokens[0]), start, len(word),
             rule=_TURN_RULE)
     if seat is None:
         close = get_close_matches(who.lower(), ("bridge", "exhausted"), n=1, cutoff=0.7)
         raise MoveSyntaxError(
-            f"unknown player `{who}` in `{word}`: the players are {', '.join(tokens)} (or "
-            f"P1..P{len(tokens)})", start, max(len(who), 1), code="unknown-player",
+            msg("unknown player `{who}` in `{word}`: the players are {tokens} (or "
+                "P1..P{count})",
+                who=who, word=word, tokens=', '.join(tokens), count=len(tokens)), start, max(len(who),
+            1), code="unknown-player",
             rule=_PLAYER_RULE, hint=hint("keyword-typo", meant=close[0] + ":") if close else None)
     at = start + len(who) + 1
     token = tokens[seat]
     if rest == "-":
         return Choice(seat, token, "refuse", None, (), start, len(word))
     if not rest:
-        raise MoveSyntaxError(f"`{word}`: nothing after `:`; expected a colour and a number "
-                              "(`R3`), a colour and 0 for the circle (`R0`), or `-` to refuse",
+        raise MoveSyntaxError(msg("`{word}`: nothing after `:`; expected a colour and a number "
+                                  "(`R3`), a colour and 0 for the circle (`R0`), or `-` to refuse",
+                                  word=word),
                               at, 1, rule=_TURN_RULE)
     colour = rest[0].upper()
     if colour not in COLOURS:
-        raise MoveSyntaxError(f"`{rest[0]}` in `{word}` is not a colour: the expeditions are "
-                              "R O Y G B P", at, 1, code="bad-colour", rule="RW-SETUP-SHEET")
+        raise MoveSyntaxError(msg("`{rest}` in `{word}` is not a colour: the expeditions are R O Y G "
+                                  "B P",
+                                  rest=rest[0], word=word), at, 1, code="bad-colour", rule="RW-SETUP-SHEET")
     pos = 1
     if rest[1:3] == "10":
         die, pos = 0, 3
     elif rest[1:2].isascii() and rest[1:2].isdigit():
         die, pos = int(rest[1]), 2
     else:
-        raise MoveSyntaxError(f"`{word}`: expected a number after the colour {colour} (1-10, or 0 "
-                              "for the circle)", at + 1, max(len(rest) - 1, 1), rule=_TURN_RULE)
+        raise MoveSyntaxError(msg("`{word}`: expected a number after the colour {colour} (1-10, or 0 "
+                                  "for the circle)",
+                                  word=word, colour=colour), at + 1, max(len(rest) - 1, 1), rule=_TURN_RULE)
     if rest[pos:pos + 1].isdigit():
-        raise MoveSyntaxError(f"`{rest[1:]}` in `{word}`: a number die shows 0-9, written 1-10 "
-                              "(a 0 read as 10)", at + 1, len(rest) - 1, code="bad-number",
+        raise MoveSyntaxError(msg("`{rest}` in `{word}`: a number die shows 0-9, written 1-10 (a 0 "
+                                  "read as 10)",
+                                  rest=rest[1:], word=word), at + 1, len(rest) - 1, code="bad-number",
                               rule="RW-WRITE-ZERO")
     if die == 0 and pos == 2:
         if pos < len(rest):
             raise MoveSyntaxError(
-                f"`{rest[pos:]}` after the circle `{rest[:2]}`: marking the circle fills no box, so "
-                "no mark follows it", at + pos, len(rest) - pos, rule=_TURN_RULE)
+                msg("`{rest}` after the circle `{circle}`: marking the circle fills no box, so no "
+                    "mark follows it",
+                    rest=rest[pos:], circle=rest[:2]), at + pos, len(rest) - pos, rule=_TURN_RULE)
         return Choice(seat, token, "circle", 0, (Step(colour, False, False, None, at, 2),),
                       start, len(word))
     steps: list[Step] = []
@@ -437,19 +453,21 @@ def _parse_choice(word: str, start: int, tokens: list[str],
                 pos += 2
                 continue
             raise MoveSyntaxError(
-                f"`{rest[pos:]}` in `{word}`: an acceleration names the expedition it goes to "
-                "(`>G`), or `>-` when it is declined", at + pos, len(rest) - pos,
+                msg("`{rest}` in `{word}`: an acceleration names the expedition it goes to (`>G`), "
+                    "or `>-` when it is declined", rest=rest[pos:], word=word), at + pos, len(rest) - pos,
                 code="bad-acceleration", rule="RW-ACCEL-COPY")
         if not char:
             break
         if top and char in "+>":
             raise MoveSyntaxError(
-                f"`{rest[pos:]}` after `^` in `{word}`: the top artefact of a full expedition "
-                "fills no box, so nothing follows it", at + pos, len(rest) - pos, rule=_TURN_RULE)
+                msg("`{rest}` after `^` in `{word}`: the top artefact of a full expedition fills no "
+                    "box, so nothing follows it",
+                    rest=rest[pos:], word=word), at + pos, len(rest) - pos, rule=_TURN_RULE)
         raise MoveSyntaxError(
-            f"`{rest[pos:]}` in `{word}`: after the number come the marks of the box filled, in "
-            "this order: `^` (top artefact) or `+` (artefact), then `>` and an expedition "
-            "(acceleration) or `>-` (declined)", at + pos, len(rest) - pos, rule=_TURN_RULE)
+            msg("`{rest}` in `{word}`: after the number come the marks of the box filled, in this "
+                "order: `^` (top artefact) or `+` (artefact), then `>` and an expedition "
+                "(acceleration) or `>-` (declined)",
+                rest=rest[pos:], word=word), at + pos, len(rest) - pos, rule=_TURN_RULE)
     steps.append(Step(step_colour, top, artefact, arrow, step_start, at + pos - step_start))
     return Choice(seat, token, "write", die, tuple(steps), start, len(word))
 
@@ -460,11 +478,13 @@ def _columns(value: str, at: int, word: str) -> tuple[str, ...]:
     for part in value.split(","):
         column = part.upper()
         if len(column) != 1 or column not in COLUMNS:
-            raise MoveSyntaxError(f"`{part or '(nothing)'}` in `{word}`: a bridge is named by its "
-                                  "column, R O Y G B P, A (artefacts) or D (dice)", pos,
+            raise MoveSyntaxError(msg("`{value}` in `{word}`: a bridge is named by its column, R O Y "
+                                      "G B P, A (artefacts) or D (dice)",
+                                      value=part or msg("(nothing)"), word=word), pos,
                                   max(len(part), 1), rule=_TURN_RULE)
         if column in found:
-            raise MoveSyntaxError(f"`{word}` names the {COLUMN_NAMES[column]} bridge twice", pos,
+            raise MoveSyntaxError(msg("`{word}` names the {column} bridge twice",
+                                      word=word, column=COLUMN_NAMES[column]), pos,
                                   len(part), rule=_TURN_RULE)
         found.append(column)
         pos += len(part) + 1
@@ -475,7 +495,7 @@ def _parse_move(text: str, tokens: list[str]) -> RollWriteMove:
     lookup = {token.casefold(): seat for seat, token in enumerate(tokens)}
     words = list(_WORD.finditer(text))
     if not words:
-        raise MoveSyntaxError("empty turn: expected the roll (`ROG307`) and each player's choice",
+        raise MoveSyntaxError(msg("empty turn: expected the roll (`ROG307`) and each player's choice"),
                               0, 1, rule=_TURN_RULE)
     colours, numbers = _parse_roll(words[0].group())
     choices: list[Choice] = []
@@ -489,14 +509,15 @@ def _parse_move(text: str, tokens: list[str]) -> RollWriteMove:
             wanted = _KEYWORDS.index(keyword) + 1
             if wanted <= phase:
                 raise MoveSyntaxError(
-                    f"`{word}` is out of place: a turn is written roll, choices, `bridge:`, "
-                    "`exhausted:`, `end`, each at most once", start, len(word), rule=_TURN_RULE)
+                    msg("`{word}` is out of place: a turn is written roll, choices, `bridge:`, "
+                        "`exhausted:`, `end`, each at most once",
+                        word=word), start, len(word), rule=_TURN_RULE)
             phase = wanted
             at = start + len(key) + 1
             if keyword == "end":
                 if colon:
-                    raise MoveSyntaxError("`end` takes no value: it says the game ends with this "
-                                          "turn", start, len(word), rule=_TURN_RULE)
+                    raise MoveSyntaxError(msg("`end` takes no value: it says the game ends with this "
+                                              "turn"), start, len(word), rule=_TURN_RULE)
                 end = Item(True, start, len(word))
             elif keyword == "bridge":
                 bridges = Item(_columns(value, at, word), start, len(word))
@@ -510,10 +531,12 @@ def _parse_move(text: str, tokens: list[str]) -> RollWriteMove:
                             and int(seat_match.group(1)) <= len(tokens):
                         found = int(seat_match.group(1)) - 1
                     if found is None or found in seats:
-                        what = "twice" if found in seats else "an unknown player"
+                        what = msg("twice") if found in seats else msg("an unknown player")
                         raise MoveSyntaxError(
-                            f"`{part or '(nothing)'}` in `{word}` is {what}: `exhausted:` lists "
-                            f"players ({', '.join(tokens)})", pos, max(len(part), 1),
+                            msg("`{value}` in `{word}` is {what}: `exhausted:` lists players "
+                                "({tokens})",
+                                value=part or msg("(nothing)"),
+                                word=word, what=what, tokens=', '.join(tokens)), pos, max(len(part), 1),
                             code="unknown-player", rule=_PLAYER_RULE)
                     seats.append(found)
                     pos += len(part) + 1
@@ -522,12 +545,12 @@ def _parse_move(text: str, tokens: list[str]) -> RollWriteMove:
                                  len(word))
             continue
         if phase:
-            raise MoveSyntaxError(f"`{word}` is out of place: the choices come before `bridge:`, "
-                                  "`exhausted:` and `end`", start, len(word), rule=_TURN_RULE)
+            raise MoveSyntaxError(msg("`{word}` is out of place: the choices come before `bridge:`, "
+                                      "`exhausted:` and `end`", word=word), start, len(word), rule=_TURN_RULE)
         choices.append(_parse_choice(word, start, tokens, lookup))
     if not choices:
-        raise MoveSyntaxError("a turn without choices: after the roll, every player writes a "
-                              f"choice, the roller first (`{tokens[0]}:R3`, `{tokens[0]}:-`)",
+        raise MoveSyntaxError(msg("a turn without choices: after the roll, every player writes a "
+                                  "choice, the roller first (`{tokens}:R3`, `{tokens}:-`)", tokens=tokens[0]),
                               len(text), 1, code="no-choice", rule=_TURN_RULE)
     return RollWriteMove(colours, numbers, len(words[0].group()), tuple(choices), bridges,
                          exhausted, end)
@@ -693,15 +716,16 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     sources.append(("file", load_layout(path)))
                 except LayoutError as exc:
                     problems.append(Problem("bad-layout", "RW-SETUP-LAYOUT",
-                                            f"{LAYOUT_ENV}: {exc}", tag="Variant"))
+                                            msg("{variable}: {error}", variable=LAYOUT_ENV,
+                                                error=exc.args[0]), tag="Variant"))
         text = record.tags.get("Sheet")
         if text is not None:
             try:
                 sources.append(("tag", parse_layout(text)))
             except LayoutError as exc:
                 problems.append(Problem("bad-layout", "RW-SETUP-LAYOUT",
-                                        f"Sheet: {exc}; the layout is taken from the record's "
-                                        "marks", tag="Sheet"))
+                                        msg("Sheet: {exc}; the layout is taken from the record's "
+                                            "marks", exc=exc.args[0]), tag="Sheet"))
         used = []
         for source, layout in sources:
             for colour in COLOURS:
@@ -737,14 +761,17 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
 
     def end_reason(self, state: RollWriteState) -> str:
         if all(s.exhausted for s in state.sheets):
-            return "every player is exhausted"
-        return "all eight bridges are passed"
+            return msg("every player is exhausted")
+        return msg("all eight bridges are passed")
 
     def progress(self, state: RollWriteState) -> str:
         left = [COLUMN_NAMES[c] for c in COLUMNS if state.bridges[c] is None]
         fresh = [state.names[s] for s, sheet in enumerate(state.sheets) if not sheet.exhausted]
-        return (f"{len(left)} bridge{'s' if len(left) != 1 else ''} not passed yet "
-                f"({', '.join(left)}) and {', '.join(fresh)} not exhausted")
+        if len(left) == 1:
+            return msg("{count} bridge not passed yet ({bridges}) and {players} not exhausted",
+                       count=len(left), bridges=join(left), players=", ".join(fresh))
+        return msg("{count} bridges not passed yet ({bridges}) and {players} not exhausted",
+                   count=len(left), bridges=join(left), players=", ".join(fresh))
 
     def apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
         problems: list[Problem] = []
@@ -787,28 +814,33 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 state.bridges[column] = (turn, passers)
                 newly.append(column)
         if move.bridges is not None and tuple(move.bridges.value) != tuple(newly):
-            said = ", ".join(COLUMN_NAMES[c] for c in move.bridges.value)
-            real = ", ".join(COLUMN_NAMES[c] for c in newly) or "none"
+            said = join(COLUMN_NAMES[c] for c in move.bridges.value)
+            real: str = join(COLUMN_NAMES[c] for c in newly) if newly else msg("none")
             problems.append(Problem(
                 "bridge-mismatch", "RW-BRIDGE-FIRST",
-                f"`bridge:` says the {said} bridge{'s were' if len(move.bridges.value) > 1 else ' was'} "
-                f"passed for the first time in this turn, but the bridges passed first now are: "
-                f"{real}", offset=move.bridges.offset, length=move.bridges.length))
+                msg("`bridge:` says the {said} bridges were passed for the first time in this "
+                    "turn, but the bridges passed first now are: {real}", said=said, real=real)
+                if len(move.bridges.value) > 1 else
+                msg("`bridge:` says the {said} bridge was passed for the first time in this "
+                    "turn, but the bridges passed first now are: {real}", said=said, real=real),
+                offset=move.bridges.offset, length=move.bridges.length))
         fresh = tuple(seat for seat, sheet in enumerate(state.sheets)
                       if sheet.exhausted and not exhausted_before[seat])
         if move.exhausted is not None and move.exhausted.value[0] != fresh:
-            real = ", ".join(names[s] for s in fresh) or "nobody"
+            real = ", ".join(names[s] for s in fresh) or msg("nobody")
             problems.append(Problem(
                 "exhausted-mismatch", "RW-DICE-EXHAUSTED",
-                f"`exhausted:{','.join(move.exhausted.value[1])}` does not match the sheets: "
-                f"the players exhausted in this turn (their ninth dice symbol shaded) are: {real}",
+                msg("`exhausted:{value}` does not match the sheets: the players exhausted in this "
+                    "turn (their ninth dice symbol shaded) are: {real}",
+                    value=",".join(move.exhausted.value[1]), real=real),
                 offset=move.exhausted.offset, length=move.exhausted.length))
         state.turn = turn
         state.last = move
         if move.end is not None and not state.over:
             problems.append(Problem(
                 "not-the-end", "RW-END-CONDITION",
-                f"`end`, but the game goes on: {self.progress(state)}", offset=move.end.offset,
+                msg("`end`, but the game goes on: {progress}",
+                    progress=self.progress(state)), offset=move.end.offset,
                 length=move.end.length))
         return problems
 
@@ -827,9 +859,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         if first != roller and [c.seat for c in move.choices] == rotation:
             problems.append(Problem(
                 "turn-order", "RW-TURN-ORDER",
-                f"{names[roller]} rolls turn {state.turn + 1} (the roll goes clockwise from "
-                f"{names[state.shift]}), so {names[roller]}'s choice comes first, not "
-                f"{names[first]}'s", offset=move.choices[0].offset,
+                msg("{roller} rolls turn {turn} (the roll goes clockwise from {first}), so "
+                    "{roller}'s choice comes first, not {written}'s", roller=names[roller],
+                    turn=state.turn + 1, first=names[state.shift], written=names[first]),
+                offset=move.choices[0].offset,
                 length=move.choices[0].length, hint=hint("roller", written=names[first])))
             state.shift = (state.shift + first - roller) % state.players
             return first, move.choices
@@ -843,9 +876,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             choice, seat = move.choices[k], expected[k]
             problems.append(Problem(
                 "turn-order", "RW-TURN-ORDER",
-                f"{names[written[k]]}'s choice stands where {names[seat]}'s is due (the choices "
-                f"follow the seats clockwise from the roller, {names[roller]}); it is taken as "
-                f"{names[seat]}'s", offset=choice.offset, length=choice.length,
+                msg("{written}'s choice stands where {due}'s is due (the choices follow the seats "
+                    "clockwise from the roller, {roller}); it is taken as {due}'s",
+                    written=names[written[k]], due=names[seat], roller=names[roller]),
+                offset=choice.offset, length=choice.length,
                 hint=hint("seat-slip", token=state.tokens[seat], name=names[seat])))
             choices = list(move.choices)
             choices[k] = choice._replace(seat=seat, token=state.tokens[seat])
@@ -855,20 +889,21 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             if choice.seat in seen:
                 problems.append(Problem(
                     "choice-twice", "RW-TURN-ORDER",
-                    f"{names[choice.seat]} chooses twice in one turn: each player makes one "
-                    "choice per roll", offset=choice.offset, length=choice.length))
+                    msg("{name} chooses twice in one turn: each player makes one choice per roll",
+                        name=names[choice.seat]), offset=choice.offset, length=choice.length))
                 continue
             seen.append(choice.seat)
             if index < len(expected) and choice.seat != expected[index] \
                     and expected[index] not in seen:
                 if index == 0:
-                    message = (f"{names[roller]} rolls turn {state.turn + 1} (the roll goes "
-                               f"clockwise from {names[state.shift]}), so {names[roller]}'s choice comes "
-                               f"first, not {names[choice.seat]}'s")
+                    message = msg("{roller} rolls turn {turn} (the roll goes clockwise from "
+                                  "{first}), so {roller}'s choice comes first, not {written}'s",
+                                  roller=names[roller], turn=state.turn + 1,
+                                  first=names[state.shift], written=names[choice.seat])
                 else:
-                    message = (f"{names[choice.seat]}'s choice is out of order: the choices "
-                               f"follow the seats clockwise from the roller, and "
-                               f"{names[expected[index]]} comes next")
+                    message = msg("{name}'s choice is out of order: the choices follow the seats "
+                                  "clockwise from the roller, and {next} comes next",
+                                  name=names[choice.seat], next=names[expected[index]])
                 problems.append(Problem("turn-order", "RW-TURN-ORDER", message,
                                         offset=choice.offset, length=choice.length))
         missing = [names[s] for s in expected if s not in seen]
@@ -876,8 +911,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             last = move.choices[-1]
             problems.append(Problem(
                 "choice-missing", "RW-TURN-ORDER",
-                f"no choice for {', '.join(missing)}: every player writes something or refuses "
-                f"(`{state.tokens[expected[0]]}:-`) on every roll",
+                msg("no choice for {missing}: every player writes something or refuses "
+                    "(`{tokens}:-`) on every roll",
+                    missing=', '.join(missing), tokens=state.tokens[expected[0]]),
                 offset=last.offset + last.length, length=1))
         return roller, move.choices
 
@@ -888,30 +924,35 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colours, numbers = pool
         name = state.names[choice.seat]
         first = choice.steps[0]
-        dice_text = f"{colour} and {'0' if die == 0 else die}"
+        dice_text = msg("{colour} and {die}", colour=colour, die="0" if die == 0 else die)
         if colour in colours and die in numbers:
             return
         roll = format_roll(move.colours, move.numbers)
         if is_roller:
-            missing = f"colour die {colour}" if colour not in colours else f"number die {die}"
+            missing = msg("colour die {colour}", colour=colour) if colour not in colours \
+                else msg("number die {die}", die=die)
             problems.append(Problem(
                 "not-rolled", "RW-TURN-ROLLER-DICE",
-                f"{name} rolled {roll}: there is no {missing} "
-                f"to take ({name} takes one colour die and one number die of the six)",
+                msg("{name} rolled {roll}: there is no {missing} to take ({name} takes one colour "
+                    "die and one number die of the six)", name=name, roll=roll, missing=missing),
                 offset=first.offset, length=first.length))
             return
         if colour in move.colours and die in move.numbers:
             rest = "".join(colours) + "".join(map(str, numbers))
             problems.append(Problem(
                 "die-taken", "RW-TURN-OTHERS-DICE",
-                f"{name} cannot use {dice_text}: the roller took "
-                f"{'that die' if (colour in colours) != (die in numbers) else 'those dice'}, and "
-                f"the others choose from the four left ({rest})", offset=first.offset,
+                msg("{name} cannot use {dice}: the roller took that die, and the others choose "
+                    "from the four left ({rest})", name=name, dice=dice_text, rest=rest)
+                if (colour in colours) != (die in numbers) else
+                msg("{name} cannot use {dice}: the roller took those dice, and the others choose "
+                    "from the four left ({rest})", name=name, dice=dice_text, rest=rest),
+                offset=first.offset,
                 length=first.length))
             return
         problems.append(Problem(
             "not-rolled", "RW-TURN-OTHERS-DICE",
-            f"{name} cannot use {dice_text}: the roll is {roll}", offset=first.offset,
+            msg("{name} cannot use {dice}: the roll is {roll}",
+                name=name, dice=dice_text, roll=roll), offset=first.offset,
             length=first.length))
 
     @staticmethod
@@ -954,20 +995,22 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         first = choice.steps[0]
         colour = first.colour
         numbers = sheet.numbers[colour]
-        where = f"{name}'s {COLOUR_NAMES[colour]} expedition"
+        where = msg("{name}'s {colour} expedition", name=name, colour=COLOUR_NAMES[colour])
         if choice.kind == "circle":
             if numbers:
                 problems.append(Problem(
                     "circle-too-late", "RW-CIRCLE",
-                    f"{name} cannot mark the {COLOUR_NAMES[colour]} circle: the expedition has "
-                    f"started ({' '.join(map(str, numbers))}); a 0 is now written as 10 "
-                    f"(`{colour}10`)", offset=first.offset, length=first.length,
+                    msg("{name} cannot mark the {expedition} circle: the expedition has started "
+                        "({numbers}); a 0 is now written as 10 (`{colour}10`)",
+                        name=name, expedition=COLOUR_NAMES[colour], numbers=" ".join(map(str, numbers)),
+                    colour=colour), offset=first.offset, length=first.length,
                     hint=hint("zero-started", choice=f"{colour}0", colour=colour)))
             elif sheet.circle[colour] == "X":
                 problems.append(Problem(
                     "circle-twice", "RW-CIRCLE",
-                    f"{name}'s {COLOUR_NAMES[colour]} circle is already marked: a 0 cannot start "
-                    "the expedition either (RW-WRITE-ZERO-START)", offset=first.offset,
+                    msg("{name}'s {expedition} circle is already marked: a 0 cannot start the "
+                        "expedition either (RW-WRITE-ZERO-START)",
+                        name=name, expedition=COLOUR_NAMES[colour]), offset=first.offset,
                     length=first.length))
             else:
                 sheet.circle[colour] = "X"
@@ -978,15 +1021,17 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         if choice.die == 0 and not numbers:
             problems.append(Problem(
                 "zero-start", "RW-WRITE-ZERO-START",
-                f"{name} cannot open the {COLOUR_NAMES[colour]} expedition with a 0: a 0 reads "
-                f"10 only during an expedition; before it, a 0 marks the circle (`{colour}0`)",
+                msg("{name} cannot open the {expedition} expedition with a 0: a 0 reads 10 only "
+                    "during an expedition; before it, a 0 marks the circle (`{colour}0`)",
+                    name=name, expedition=COLOUR_NAMES[colour], colour=colour),
                 offset=first.offset, length=first.length))
             return
         if value < top:
             problems.append(Problem(
                 "not-ascending", "RW-WRITE-ASCENDING",
-                f"{value} cannot follow {top} in {where}: each number is equal to or greater "
-                "than the one below it", offset=first.offset, length=first.length))
+                msg("{value} cannot follow {top} in {where}: each number is equal to or greater than "
+                    "the one below it",
+                    value=value, top=top, where=where), offset=first.offset, length=first.length))
             return
         self._fill(state, choice, 0, value, turn, problems)
 
@@ -999,22 +1044,28 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         name = state.names[seat]
         colour = step.colour
         numbers = sheet.numbers[colour]
-        how = "write" if index == 0 else "accelerate"
+
         if len(numbers) >= BOXES:
             if not step.top:
                 rule = "RW-WRITE-FULL" if index == 0 else "RW-ACCEL-FULL"
                 problems.append(Problem(
                     "expedition-full", rule,
-                    f"{name}'s {COLOUR_NAMES[colour]} expedition is full (nine boxes): to "
-                    f"{how} there, claim its top artefact (`{'' if index else colour + str(value)}"
-                    f"{'>' + colour if index else ''}^`)", offset=step.offset, length=step.length))
+                    msg("{name}'s {expedition} expedition is full (nine boxes): to write there, "
+                        "claim its top artefact (`{colour}{value}^`)", name=name,
+                        expedition=COLOUR_NAMES[colour], colour=colour, value=value)
+                    if index == 0 else
+                    msg("{name}'s {expedition} expedition is full (nine boxes): to accelerate "
+                        "there, claim its top artefact (`>{colour}^`)", name=name,
+                        expedition=COLOUR_NAMES[colour], colour=colour),
+                    offset=step.offset, length=step.length))
                 return
             if sheet.top[colour]:
                 rule = "RW-TOP-ARTEFACT" if index == 0 else "RW-ACCEL-FULL"
                 problems.append(Problem(
                     "top-claimed", rule,
-                    f"{name} has already claimed the top artefact of the {COLOUR_NAMES[colour]} "
-                    "expedition: it can be claimed once", offset=step.offset, length=step.length))
+                    msg("{name} has already claimed the top artefact of the {expedition} "
+                        "expedition: it can be claimed once",
+                        name=name, expedition=COLOUR_NAMES[colour]), offset=step.offset, length=step.length))
                 return
             sheet.top[colour] = True
             self._shade(sheet)
@@ -1022,8 +1073,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         if step.top:
             problems.append(Problem(
                 "not-full", "RW-TOP-ARTEFACT",
-                f"`^`: {name}'s {COLOUR_NAMES[colour]} expedition has {len(numbers)} of its nine "
-                "boxes filled; its top artefact is claimed only once all nine are",
+                msg("`^`: {name}'s {expedition} expedition has {count} of its nine boxes "
+                    "filled; its top artefact is claimed only once all nine are",
+                    name=name, expedition=COLOUR_NAMES[colour], count=len(numbers)),
                 offset=step.offset, length=step.length))
             return
         box = len(numbers)
@@ -1052,7 +1104,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colour = step.colour
         seat = choice.seat
         name = state.names[seat]
-        label = f"{COLOUR_NAMES[colour]} box {box + 1}"
+        label = msg("{colour} box {box}", colour=COLOUR_NAMES[colour], box=box + 1)
         known = state.kinds[colour][box]
         given = state.given[colour][box]
         says_artefact = step.artefact
@@ -1067,8 +1119,8 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             if says_artefact and not given.artefact:
                 problems.append(Problem(
                     "no-artefact", "RW-ARTEFACT-BOX",
-                    f"`+`: the {label} of the sheet's layout carries no artefact, so {name} shades "
-                    "none", offset=step.offset, length=step.length))
+                    msg("`+`: the {label} of the sheet's layout carries no artefact, so {name} "
+                        "shades none", label=label, name=name), offset=step.offset, length=step.length))
         elif says_artefact != known.artefact:
             seen_turn, seen_seat = state.evidence[(colour, box, "artefact")]
             other = state.names[seen_seat]
@@ -1090,8 +1142,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             if says_arrow and not given.arrow:
                 problems.append(Problem(
                     "no-arrow", "RW-ACCEL-ARROW",
-                    f"`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
-                    f"{name} cannot accelerate from it", offset=step.offset, length=step.length))
+                    msg("`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
+                        "{name} cannot accelerate from it",
+                        label=label, name=name), offset=step.offset, length=step.length))
         elif says_arrow != known.arrow:
             seen_turn, seen_seat = state.evidence[(colour, box, "arrow")]
             other = state.names[seen_seat]
@@ -1445,7 +1498,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             words.append(label("rollwrite.mark.decline", {}))
         elif marks.endswith(">"):
             words.append(label("rollwrite.mark.accelerate", {}))
-        params["marks"] = "".join(words)
+        params["marks"] = join(words, "")
         return f"rollwrite.{kind}", params
 
     def describe_move(self, state: RollWriteState, move: RollWriteMove, names: list[str]

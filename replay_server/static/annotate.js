@@ -34,7 +34,7 @@
     });
     if (hint) {
       hint.hidden = expanded || found !== null;
-      hint.textContent = "Go to a turn to give it a glyph or a comment.";
+      hint.textContent = hint.getAttribute("data-text") || "Go to a turn to give it a glyph or a comment.";
     }
   }
 
@@ -47,7 +47,9 @@
     showAll.hidden = false;
     showAll.addEventListener("click", function () {
       expanded = !expanded;
-      showAll.textContent = expanded ? "Show only the current turn" : "Show every turn";
+      showAll.textContent = expanded
+        ? showAll.getAttribute("data-fewer") || "Show only the current turn"
+        : showAll.getAttribute("data-all") || "Show every turn";
       show(current);
     });
   }

@@ -32,7 +32,8 @@
 
   function embedCode(url) {
     return '<iframe src="' + escapeAttribute(url) + '" width="720" height="480" ' +
-      'title="Lost Cities replay" loading="lazy"></iframe>';
+      'title="' + escapeAttribute(panel.getAttribute("data-embed-title") || "Lost Cities replay") +
+      '" loading="lazy"></iframe>';
   }
 
   function update(turn) {
@@ -64,8 +65,11 @@
       return;
     }
     var done = function () {
-      button.textContent = "Copied";
-      window.setTimeout(function () { button.textContent = "Copy"; }, 1500);
+      // The words come from the page, in its language.
+      var label = button.getAttribute("data-label") || button.textContent;
+      button.setAttribute("data-label", label);
+      button.textContent = button.getAttribute("data-copied") || "Copied";
+      window.setTimeout(function () { button.textContent = label; }, 1500);
     };
     var fallback = function () {
       field.focus();

@@ -98,11 +98,26 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
             if exc.diagnostics:
                 _show(exc.diagnostics, display, data, quiet=False)
                 count = len(exc.diagnostics)
-                what = f" as {exc.format}" if exc.format else ""
-                unsure = ("not in any format known here for certain; "
-                          if isinstance(exc, DetectionError) and exc.format else "")
-                click.echo(f"lcn: {display}: {unsure}cannot be read{what} ({count} problem"
-                           f"{'s' if count != 1 else ''}); nothing converted", err=True)
+                unsure = isinstance(exc, DetectionError) and bool(exc.format)
+                if unsure:
+                    said = msg("{name}: not in any format known here for certain; cannot be read "
+                               "as {format} ({count} problem); nothing converted", name=display,
+                               format=exc.format, count=count) if count == 1 else \
+                        msg("{name}: not in any format known here for certain; cannot be read as "
+                            "{format} ({count} problems); nothing converted", name=display,
+                            format=exc.format, count=count)
+                elif exc.format:
+                    said = msg("{name}: cannot be read as {format} ({count} problem); nothing "
+                               "converted", name=display, format=exc.format, count=count) \
+                        if count == 1 else \
+                        msg("{name}: cannot be read as {format} ({count} problems); nothing "
+                            "converted", name=display, format=exc.format, count=count)
+                else:
+                    said = msg("{name}: cannot be read ({count} problem); nothing converted",
+                               name=display, count=count) if count == 1 else \
+                        msg("{name}: cannot be read ({count} problems); nothing converted",
+                            name=display, count=count)
+                click.echo("lcn: " + say(said), err=True)
             else:
                 click.echo(f"lcn: {display}: {say(exc.message)}", err=True)
             continue

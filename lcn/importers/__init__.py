@@ -250,21 +250,22 @@ def _choose(text: str) -> tuple[Importer, list[tuple[str, float]] | None]:
     best, score = tried[0] if tried else ("", 0.0)
     listing = ", ".join(f"{name} ({value:.2f})" for name, value in tried)
     if not text.strip():
-        raise DetectionError("the input is empty: there is no game to import", tried)
+        raise DetectionError(msg("the input is empty: there is no game to import"), tried)
     if score <= 0.0:
         start = len(text) - len(text.lstrip())
         line = text.count("\n", 0, start) + 1
         column = start - (text.rfind("\n", 0, start) + 1) + 1
-        message = (f"the input is not in any format known here (tried {listing}); name its "
-                   "format if it is one of them, to see what is wrong")
+        message = msg("the input is not in any format known here (tried {listing}); name its "
+                      "format if it is one of them, to see what is wrong", listing=listing)
         error = DetectionError(message, tried)
         error.diagnostics = [note("unknown-format", message, Severity.ERROR, line=line,
                                   column=column)]
         raise error
     rivals = [name for name, value in tried if value == score and name != best]
     if rivals:
-        raise DetectionError(f"the input could be {best} or {' or '.join(rivals)} (tried {listing}); "
-                             "name its format", tried)
+        raise DetectionError(msg("the input could be {best} or {rivals} (tried {listing}); name "
+                                 "its format", best=best, rivals=" or ".join(rivals),
+                                 listing=listing), tried)
     return _REGISTRY[best], (tried if score < THRESHOLD else None)
 
 
@@ -274,28 +275,32 @@ def _unsure(importer: Importer, tried: list[tuple[str, float]],
     others = [f"{name} ({value:.2f})" for name, value in tried[1:] if value > 0]
     nothing = [name for name, value in tried[1:] if value <= 0]
     score = tried[0][1]
-    candidates = (f"; the other candidates are {', '.join(others)}" if others
-                  else "; no other format recognises anything in it")
+    candidates: str = (msg("; the other candidates are {others}", others=", ".join(others)) if others
+                       else msg("; no other format recognises anything in it"))
     if nothing:
-        candidates += f" ({', '.join(nothing)} recognise nothing)" if others else \
-            f" ({', '.join(nothing)})"
+        candidates = msg("{candidates} ({nothing} recognise nothing)", candidates=candidates,
+                         nothing=", ".join(nothing)) if others else \
+            msg("{candidates} ({nothing})", candidates=candidates, nothing=", ".join(nothing))
     if exc is None:
-        message = (f"the input is not in any format known here for certain: it reads as "
-                   f"{importer.name} (confidence {score:.2f}, below {THRESHOLD}){candidates}. "
-                   f"Name the format (`--from {importer.name}`) to import it as such")
+        message = msg("the input is not in any format known here for certain: it reads as "
+                      "{name} (confidence {score:.2f}, below {threshold}){candidates}. Name the "
+                      "format (`--from {name}`) to import it as such", name=importer.name,
+                      score=score, threshold=THRESHOLD, candidates=candidates)
         error = DetectionError(message, tried)
         error.diagnostics = [note("unknown-format", message, Severity.ERROR, line=1, column=1)]
         error.format = importer.name
         return error
-    message = (f"the input is not in any format known here for certain (tried "
-               f"{', '.join(f'{n} ({v:.2f})' for n, v in tried)}); read as {importer.name}, the "
-               f"most likely, it fails: {exc.message}")
+    message = msg("the input is not in any format known here for certain (tried {tried}); read "
+                  "as {name}, the most likely, it fails: {reason}",
+                  tried=", ".join(f"{n} ({v:.2f})" for n, v in tried), name=importer.name,
+                  reason=exc.message)
     error = DetectionError(message, tried)
     error.format = importer.name
     error.diagnostics = [*exc.diagnostics, note(
-        "detection", f"the format was not recognised for certain: these are the problems of "
-        f"{importer.name}, the most likely format (confidence {score:.2f}){candidates}. If the "
-        "input is in another format, name it with `--from`", Severity.INFO)]
+        "detection", msg("the format was not recognised for certain: these are the problems of "
+                         "{name}, the most likely format (confidence {score:.2f}){candidates}. If "
+                         "the input is in another format, name it with `--from`",
+                         name=importer.name, score=score, candidates=candidates), Severity.INFO)]
     return error
 
 

@@ -43,6 +43,7 @@ import io
 import multiprocessing
 import os
 import stat
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -507,6 +508,14 @@ class _Workers:
                 deadline = time.monotonic() + 10
                 while child.exitcode is None and time.monotonic() < deadline:
                     time.sleep(0.001)
+        # The executor's managing thread notices the dead workers and ends; left running, it
+        # may still be closing their pipes while the interpreter exits, which prints a
+        # "Bad file descriptor" traceback after a successful run. It is waited for (bounded:
+        # the standard library gives no public way to wait for it without waiting on queues
+        # a killed worker may have left locked).
+        manager = getattr(self._executor, "_executor_manager_thread", None)
+        if isinstance(manager, threading.Thread):
+            manager.join(timeout=5)
 
 
 def _give_up(pool: Workers, window: deque[list[Any]]) -> None:

@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 from marshmallow import Schema, ValidationError, fields, validate
 
 import lcn
+from lcn.messages import translate
 from lcn.moves import InvalidRecord
 
 from .api import BadInput, _bad, bp
@@ -72,6 +73,13 @@ def moves_route() -> ResponseReturnValue:
     ---
     post:
       summary: The moves that may come next in a game, as LCN with labels (`lcn moves`)
+      parameters:
+        - in: query
+          name: lang
+          required: false
+          schema:
+            type: string
+          description: the language of the labels (`de`); English without it
       requestBody:
         required: true
         content:
@@ -110,4 +118,11 @@ def moves_route() -> ResponseReturnValue:
             raise BadInput(str(exc)) from None
     except BadInput as exc:
         return _bad(exc)
-    return jsonify(position.to_json())
+    answer = position.to_json()
+    # ?lang= (the recorder page adds its language) says the labels in that language; the rest
+    # of the answer, and every answer without it, is as fixed (English labels).
+    language = request.args.get("lang")
+    if language:
+        answer["moves"] = [{"lcn": move.lcn, "label": translate(move.label, language)}
+                           for move in position.moves]
+    return jsonify(answer)

@@ -564,3 +564,18 @@ def test_rollwrite_a_turn_that_cannot_go_on_names_what_is_wrong() -> None:
     # A turn whose players have all chosen is finished: the next turn's first die follows.
     position = lcn.legal_moves(head + "1. ROG307 Ada:R3 Bo:-\n*\n")
     assert position.turn == 2 and position.player == "Bo" and len(position.moves) == 6
+
+
+def test_the_labels_in_another_language_on_request(tmp_path: Path) -> None:
+    from site_support import make_app
+
+    client = make_app(tmp_path).test_client()
+    english = client.post("/api/v1/moves", json={"lcn": GAME}).json
+    german = client.post("/api/v1/moves?lang=de", json={"lcn": GAME}).json
+    assert [m["lcn"] for m in english["moves"]] == [m["lcn"] for m in german["moves"]]
+    assert english["moves"] and all(e["label"] != g["label"]
+                                    for e, g in zip(english["moves"], german["moves"], strict=True))
+    assert {k: v for k, v in german.items() if k != "moves"} == \
+        {k: v for k, v in english.items() if k != "moves"}
+    page = client.get("/record", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert 'data-moves-url="/api/v1/moves?lang=de"' in page

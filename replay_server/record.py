@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from flask.typing import ResponseReturnValue
 
 from .i18n import say
-from .pages import HEAVY_TEXT_BYTES, outline_of, positions_of
+from .pages import HEAVY_TEXT_BYTES, outline_of, positions_of, told_of
 from .security import count_heavy_read
 
 bp = Blueprint("record", __name__)
@@ -87,9 +87,11 @@ def position_route() -> ResponseReturnValue:
                 if d.get("turn"):
                     diagnostics_by_turn.setdefault(d["turn"], []).append(
                         dict(d, message=say(d["message"])))
+            # The last turn told in words and marked on the board, as the replay page does.
+            told = told_of(text, game, applied, applied) if applied else {}
             html = render_template(
                 "_position.html", replay=data, pos=position, n=applied, turn=applied,
-                diagnostics_by_turn=diagnostics_by_turn,
+                diagnostics_by_turn=diagnostics_by_turn, told=told,
                 board_templates=[f"board/{data['variant']}.html", "board/generic.html"])
     running = data["running"]
     return jsonify({

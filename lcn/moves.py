@@ -37,6 +37,7 @@ LABELS: dict[str, str] = {
                                    "pile"),
     "classic.discard.pile": template("discard {card}, draw from the draw pile"),
     "classic.discard.take": template("discard {card}, take {take} from the {pile} discard pile"),
+    "classic.drawn": template("{player} drew {card} from the draw pile"),
     "rivals.up": template("uncover {card}"),
     "rivals.bid": template("{player} bids {amount}"),
     "rivals.pass": template("{player} passes"),
@@ -79,6 +80,13 @@ class Position:
     ``turn`` is the 1-based number of the next turn, or of the turn being written (the
     numbering of diagnostics); ``player`` and ``seat`` (who writes the next text: a bidder
     within an auction) are None once the game is over.
+
+    ``draws`` (asked for with ``legal_moves(..., draws=True)``, else empty) are the names the
+    turn before the position may give the card it drew unseen: after a classic ``R5/d``,
+    ``=R7`` for each card some deal lets it be (the card placed, a card seen elsewhere or,
+    with the whole deal, any card but the draw pile's top is not). Each is added to that
+    turn's text (``lcn.moves.extend``: ``R5/d=R7``); the ``moves`` stay those after the turn
+    as written, and change once a name is added (the card is then known to be in that hand).
     """
 
     player: str | None
@@ -86,9 +94,11 @@ class Position:
     turn: int
     over: bool
     moves: tuple[LegalMove, ...] = field(default_factory=tuple)
+    draws: tuple[LegalMove, ...] = field(default_factory=tuple)
 
     def to_json(self) -> dict[str, Any]:
-        """The fixed shape of ``POST /api/v1/moves`` and ``lcn moves --format json``."""
+        """The fixed shape of ``POST /api/v1/moves`` and ``lcn moves --format json``
+        (``draws`` is added by who asks for it: the API when its body says ``"draws": true``)."""
         return {"player": self.player, "turn": self.turn, "over": self.over,
                 "moves": [move.to_json() for move in self.moves]}
 
@@ -113,9 +123,10 @@ def label(key: str, params: dict[str, Any]) -> str:
 def extend(text: str, move: str) -> str:
     """A turn's text so far with a move added: a move that starts with ``,`` continues the
     last word (another card of a Rivals ``place:``), and so do a move of one character (a die
-    of a Roll & Write roll) and any move after a text that ends with ``>`` (the expedition a
-    Roll & Write acceleration goes to); any other is a new word."""
-    if not text or move.startswith(",") or len(move) == 1 or text.endswith(">"):
+    of a Roll & Write roll), the name of a card drawn (``=R7``, :attr:`Position.draws`) and
+    any move after a text that ends with ``>`` (the expedition a Roll & Write acceleration
+    goes to); any other is a new word."""
+    if not text or move.startswith((",", "=")) or len(move) == 1 or text.endswith(">"):
         return text + move
     return f"{text} {move}"
 
@@ -132,11 +143,13 @@ def _pick(record: GameRecord | str, game: int) -> GameRecord:
 
 
 def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = None,
-                variant: Variant[Any, Any] | None = None) -> Position:
+                variant: Variant[Any, Any] | None = None, draws: bool = False) -> Position:
     """The legal continuations of a game: at ``turn`` (1-based; the turns before it stand),
     by default after the last turn of the record.
 
     ``record`` is a parsed record or LCN text (then ``game`` picks its game, 1-based).
+    ``draws=True`` also lists the names the turn before the position may give the card it
+    drew unseen (:attr:`Position.draws`), at the cost of replaying the record once more.
     Raises :class:`InvalidRecord` when the record up to that point breaks a rule or cannot be
     read, and ValueError for a turn or game that is not there or a variant that does not
     list its moves.
@@ -173,8 +186,9 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
         raise InvalidRecord(errors or [Diagnostic("move-syntax", msg("the record cannot be replayed"),
                                                   Severity.ERROR)])
     state = report.state
+    named = _draws(record, kept, variant) if draws and kept and not partial else ()
     if variant.is_over(state):
-        return Position(None, None, turn, True, ())
+        return Position(None, None, turn, True, (), named)
     moves = _continuations(variant, state, partial)
     if partial and not moves:
         raise InvalidRecord([Diagnostic(
@@ -183,7 +197,8 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
             Severity.ERROR, line, None, turn), *why])
     seat = variant.acting_seat(state, partial)
     names = report.players
-    return Position(names[seat] if seat < len(names) else None, seat, turn, False, tuple(moves))
+    return Position(names[seat] if seat < len(names) else None, seat, turn, False, tuple(moves),
+                    named)
 
 
 def _replay(record: GameRecord, kept: list[Any], variant: Variant[Any, Any]) -> Any:
@@ -201,6 +216,27 @@ def _unfinished(report: Any, variant: Variant[Any, Any], last: int) -> bool:
     errors = [d for d in report.diagnostics if d.is_error and d.code not in _NOT_ABOUT_POSITION]
     return bool(errors) and all(d.code in variant.partial_codes and d.turn == last
                                 for d in errors)
+
+
+def _draws(record: GameRecord, kept: list[Any], variant: Variant[Any, Any]
+           ) -> tuple[LegalMove, ...]:
+    """The names the last turn of ``kept`` may give the card it drew unseen, each kept only
+    when the engine accepts the turn with it, from the state before that turn."""
+    last = kept[-1].text
+    before = _replay(record, kept[:-1], variant).state
+    if before is None:
+        return ()
+    found: list[LegalMove] = []
+    for text, whole in variant.candidate_draws(before, last):
+        try:
+            move = variant.parse_move(before, whole)
+        except MoveSyntaxError:
+            continue
+        trial = variant.copy_state(before)
+        if any(p.severity is Severity.ERROR for p in variant.apply(trial, move)):
+            continue
+        found.append(LegalMove(text, label(*variant.move_label(before, text, move))))
+    return tuple(found)
 
 
 def _continuations(variant: Variant[Any, Any], state: Any, partial: str) -> list[LegalMove]:

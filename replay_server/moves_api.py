@@ -27,6 +27,9 @@ class MovesRequestSchema(Schema):
     lcn = fields.String(required=True, metadata={"description": "LCN text: one or more games"})
     game = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1), metadata={
         "description": "which game of the text (1-based)"})
+    draws = fields.Boolean(load_default=False, truthy={True}, falsy={False}, metadata={
+        "description": "also name the cards the last turn may have drawn unseen (the answer's "
+                       "`draws`); the answer without it is as fixed"})
 
 
 class LegalMoveSchema(Schema):
@@ -42,6 +45,11 @@ class MovesSchema(Schema):
     turn = fields.Integer(required=True, metadata={"description": "the next turn's number"})
     over = fields.Boolean(required=True)
     moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
+    draws = fields.List(fields.Nested(LegalMoveSchema), metadata={
+        "description": "only when the body asks `\"draws\": true`: the names the turn before "
+                       "this position may give the card it drew from the draw pile unnamed "
+                       "(`=R7`, added to that turn: `R5/d=R7`), each one some deal allows; "
+                       "empty when that turn drew no card unseen"})
 
 
 def _read_body() -> dict[str, Any]:
@@ -57,12 +65,15 @@ def _read_body() -> dict[str, Any]:
         raise BadInput("the JSON body is nested too deeply or has a number too long") from None
     if not isinstance(body, dict):
         raise BadInput('expected a JSON object {"lcn": "...", "game": 1}')
+    if not isinstance(body.get("draws", False), bool):  # 1 == True: the schema alone lets 1 in
+        raise BadInput(f'"draws" is true or false, not {json.dumps(body["draws"])[:40]}')
     try:
         loaded: dict[str, Any] = MovesRequestSchema().load(body)
     except ValidationError as exc:
         problems = "; ".join(f"{key}: {', '.join(map(str, msgs)) if isinstance(msgs, list) else msgs}"
                              for key, msgs in exc.normalized_messages().items())
-        raise BadInput(f'expected {{"lcn": "<the LCN text>", "game": <1 or more>}}: {problems}') from None
+        raise BadInput(f'expected {{"lcn": "<the LCN text>", "game": <1 or more>, "draws": <true or '
+                       f'false>}}: {problems}') from None
     return loaded
 
 
@@ -110,7 +121,7 @@ def moves_route() -> ResponseReturnValue:
     try:
         body = _read_body()
         try:
-            position = lcn.legal_moves(body["lcn"], game=body["game"])
+            position = lcn.legal_moves(body["lcn"], game=body["game"], draws=body["draws"])
         except InvalidRecord as exc:
             raise BadInput("the record breaks a rule before the position asked for",
                            [d.to_json() for d in exc.diagnostics]) from None
@@ -125,4 +136,7 @@ def moves_route() -> ResponseReturnValue:
     if language:
         answer["moves"] = [{"lcn": move.lcn, "label": translate(move.label, language)}
                            for move in position.moves]
+    if body["draws"]:
+        answer["draws"] = [{"lcn": move.lcn, "label": translate(move.label, language)}
+                           for move in position.draws]
     return jsonify(answer)

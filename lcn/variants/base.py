@@ -219,6 +219,15 @@ class Variant(ABC, Generic[S, M]):
         """
         return ()
 
+    def candidate_draws(self, state: S, text: str) -> Iterable[tuple[str, str]]:
+        """Names for what the turn ``text``, played from ``state``, drew unseen, as pairs
+        (text added to the turn, the whole turn with it): in classic, ``=R5`` for a draw
+        from the draw pile written ``/d``. Whoever saw the card may name it; as for
+        :meth:`candidate_moves`, the list only has to be broad enough, and
+        ``lcn.legal_moves(..., draws=True)`` keeps a name only when :meth:`apply` accepts the
+        turn with it. The default names nothing (no variant but classic draws unseen)."""
+        return ()
+
     def acting_seat(self, state: S, partial: str = "") -> int:
         """The seat of the player who writes the next text (within a turn: a bidder)."""
         return self.current_player(state)

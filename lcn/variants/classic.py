@@ -1043,8 +1043,28 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                  for source in sources]
         return [(text, text) for text in texts]
 
+    def candidate_draws(self, state: ClassicState, text: str) -> list[tuple[str, str]]:
+        """Every kind of card of the game, as ``=R5`` after a turn that drew ``/d`` unnamed.
+
+        Broad on purpose: the card placed, the cards seen elsewhere and, with the Deck tag,
+        every card but the pile's top are refused by the engine (``_play``), which is the one
+        judge of which names some deal allows.
+        """
+        try:
+            move = self.parse_move(state, text)
+        except MoveSyntaxError:
+            return []
+        if move.draw != "d" or move.drawn is not None:
+            return []
+        kinds = state.sort_cards(list(dict.fromkeys(state.config.all_cards())))
+        return [(f"={card}", format_move(move._replace(drawn=card))) for card in kinds]
+
     def move_label(self, state: ClassicState, text: str, move: ClassicMove
                    ) -> tuple[str, dict[str, Any]]:
+        if text.startswith("="):
+            seat = self.current_player(state)
+            name = state.names[seat] if 0 <= seat < len(state.names) else f"Player {seat + 1}"
+            return "classic.drawn", {"player": name, "card": move.drawn}
         colour = COLOUR_NAMES[move.card[0]]
         key = "classic.discard" if move.discard else "classic.place"
         if move.draw == "d":

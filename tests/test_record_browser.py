@@ -25,6 +25,7 @@ from lcn.model import GameRecord, Tags, Turn
 AXE = Path(__file__).resolve().parent / "axe" / "axe.min.js"
 PHONE = (390, 844)
 NARROW = (360, 740)
+DESKTOP = (1280, 800)
 #: Taps in one game at most: a bound on the test, not a rule (random classic games take
 #: some 300 taps, Roll & Write ones some 400).
 MAX_TAPS = 1500
@@ -108,7 +109,7 @@ def start(page: Any, base: str, variant: str, players: list[str], *,
 
 def extend(text: str, piece: str) -> str:
     """A piece added to its turn's text, as the recorder writes it (lcn.moves.extend, and a
-    classic draw ``/d`` after its card)."""
+    classic draw ``/d`` after its card; the card drawn, ``=R7``, after ``/d``)."""
     if piece.startswith("/"):
         return text + piece
     return lcn.moves.extend(text, piece)
@@ -151,7 +152,7 @@ def play(page: Any, rng: random.Random, classic: bool, *, undo_at: int, reload_a
         word = chosen.get_attribute("data-lcn")
         assert word
         if classic:
-            starts = not word.startswith("/")
+            starts = not word.startswith(("/", "="))
         else:
             starts = int(page.locator("#choices").get_attribute("data-turn")) > \
                 len(turns_of(pieces))
@@ -350,4 +351,72 @@ def test_with_the_hands_entered_the_cards_offered_are_the_hand(site: str, chromi
         assert page.locator("#board .hand").count() == 2
         assert 'Hand1 "B5 G6 G8 B3 B6 Y3 B7 Y9"' in (page.locator("#lcn-text").text_content() or "")
         check_page(page)
+        assert errors.messages == []
+
+
+def offered(page: Any, selector: str = "#choice-groups [data-lcn]") -> list[str]:
+    return list(page.locator(selector).evaluate_all(
+        "buttons => buttons.map(b => b.getAttribute('data-lcn'))"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("viewport", "language"), [(DESKTOP, "en"), (PHONE, "de")])
+def test_the_card_drawn_may_be_named_from_the_cards_unseen(
+        site: str, chromium: Any, viewport: tuple[int, int], language: str) -> None:
+    drawn_group = "#choice-groups .drawn-group [data-lcn]"
+    with phone_page(chromium, viewport) as (page, errors):
+        if language != "en":
+            page.context.add_cookies([{"name": "lang", "value": language, "url": site}])
+        start(page, site, "classic5", ["Ada", "Bo"])
+        assert offered(page, drawn_group) == []  # nothing drawn yet
+        page.click("#choice-groups [data-lcn='R5']")
+        assert offered(page, drawn_group) == []  # the card waits for its draw
+        page.click("#choice-groups [data-lcn='/d']")
+        ready(page)
+        # The names offered are the library's, validated by the engine: every kind of card
+        # but the one just placed.
+        text = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d *\n'
+        expected = lcn.legal_moves(text, draws=True).draws
+        assert offered(page, drawn_group) == [move.lcn for move in expected]
+        assert "=R5" not in offered(page, drawn_group) and len(expected) == 49
+        button = page.locator("#choice-groups .drawn-group [data-lcn='=R4']")
+        label = button.get_attribute("aria-label")
+        assert label == ("Ada zog R4 vom Nachziehstapel" if language == "de"
+                         else "Ada drew R4 from the draw pile")
+        heading = page.locator("#choice-groups .drawn-group h3").inner_text()
+        assert "R5/d" in heading and ("Freiwillig" if language == "de" else "Optional") in heading
+        # Bo's turn is offered at the same time: naming is optional.
+        assert "Bo" in page.locator("#choices-title").inner_text()
+        assert page.locator("#choice-groups [data-lcn='R4']").count() == 1
+        no_sideways_scroll(page)
+        assert axe_violations(page) == []
+        check_page(page)
+        page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+        button.click()
+        ready(page)
+        assert "1. R5/d=R4" in (page.locator("#lcn-text").text_content() or "")
+        assert page.locator("#last-move").inner_text().endswith("R5/d=R4")
+        assert offered(page, drawn_group) == []  # named: nothing left to name
+        # R4 is now known to be in Ada's hand: Bo cannot play it.
+        assert page.locator("#choice-groups [data-lcn='R4']").count() == 0
+        assert page.locator("#choice-groups [data-lcn='R6']").count() == 1
+        page.click("#choice-groups [data-lcn='xB2']")
+        page.click("#choice-groups [data-lcn='/d']")
+        ready(page)
+        after = offered(page, drawn_group)
+        assert after and not {"=R4", "=R5", "=B2"} & set(after)
+        # Undo takes the name back first, then the draw.
+        page.click("#choice-groups .drawn-group [data-lcn='=G7']")
+        ready(page)
+        assert "xB2/d=G7" in (page.locator("#lcn-text").text_content() or "")
+        page.click("#undo")
+        ready(page)
+        assert offered(page, drawn_group) == after
+        page.reload()
+        page.wait_for_selector("#recording:not([hidden])")
+        ready(page)
+        assert offered(page, drawn_group) == after
+        games = stored_games(page, save(page))
+        assert [turn.text for turn in games[0].turns] == ["R5/d=R4", "xB2/d"]
+        assert lcn.validate_record(games[0]).valid
         assert errors.messages == []

@@ -4,8 +4,9 @@
 // lost connection or a closed tab loses nothing. The choices come from POST /api/v1/moves
 // (the library's lcn.legal_moves), the table from POST /record/position (the replay page's
 // own position fragment). Every choice button carries data-lcn: the text it adds to the
-// record (a classic turn is two taps, the card "R5" or "xR5", then the draw "/d" or "/B";
-// a Rivals or Roll & Write turn is the words and pieces the API offers, one at a time).
+// record (a classic turn is two taps, the card "R5" or "xR5", then the draw "/d" or "/B",
+// and optionally a third after "/d": the card drawn, "=R7", from the API's "draws"; a Rivals
+// or Roll & Write turn is the words and pieces the API offers, one at a time).
 (function () {
   "use strict";
 
@@ -61,10 +62,11 @@
     return state.variant === "classic";
   }
 
-  // The text a move adds to a turn's text: lcn.moves.extend, said again.
+  // The text a move adds to a turn's text: lcn.moves.extend, said again (and a classic
+  // draw "/d" after its card).
   function extend(text, move) {
-    if (!text || move.charAt(0) === "," || move.length === 1 || text.slice(-1) === ">" ||
-        move.charAt(0) === "/") {
+    if (!text || move.charAt(0) === "," || move.charAt(0) === "=" || move.length === 1 ||
+        text.slice(-1) === ">" || move.charAt(0) === "/") {
       return text + move;
     }
     return text + " " + move;
@@ -238,7 +240,11 @@
     }
     $("choices").setAttribute("aria-busy", "true");
     root.setAttribute("data-busy", "");
-    post(root.getAttribute("data-moves-url"), {lcn: asked, game: index}).then(function (answer) {
+    var body = {lcn: asked, game: index};
+    if (isClassic()) {
+      body.draws = true;  // the names the last turn's draw from the pile may be given
+    }
+    post(root.getAttribute("data-moves-url"), body).then(function (answer) {
       if (answer.status === 429) {
         showProblem(say("busy"));
         retryTimer = window.setTimeout(refresh, 4000);
@@ -404,6 +410,19 @@
     return groups;
   }
 
+  // After a classic turn that drew from the draw pile unnamed ("R5/d"): the cards it may
+  // have drawn, for whoever saw it (optional: the next turn may be tapped at once).
+  function drawGroup(draws, turns) {
+    var section = colourRows(say("drawn", {move: turns[turns.length - 1].text}), draws.map(function (m) {
+      var card = m.lcn.slice(1);
+      var element = button(m.lcn, card, "", card.charAt(0));
+      element.setAttribute("aria-label", m.label);
+      return {colour: card.charAt(0), button: element};
+    }));
+    section.classList.add("drawn-group");
+    return section;
+  }
+
   function numberedGroups(moves) {
     var kinds = {};
     var order = [];
@@ -491,6 +510,10 @@
     } else {
       heading = running ? say("loading") : say("no_choices");
     }
+    if (position && isClassic() && position.draws && position.draws.length && turns.length &&
+        !lastOpen(game, turns)) {
+      groups.appendChild(drawGroup(position.draws, turns));
+    }
     $("choices-title").textContent = heading;
     root.toggleAttribute("data-over", over && !!game.result);
     if (position) {
@@ -541,7 +564,7 @@
     var turns = turnsOf(game);
     var start;
     if (isClassic()) {
-      start = lcn.charAt(0) !== "/";
+      start = lcn.charAt(0) !== "/" && lcn.charAt(0) !== "=";
     } else {
       start = !position || position.turn > turns.length;
     }

@@ -51,7 +51,7 @@ from .caches import cached_response as _cached_response
 from .caches import page_cache as _page_cache
 from .config import DEFAULT_MAX_DOCUMENT_POSITIONS, DEFAULT_MAX_REPLAY_TURNS
 from .forms import QueryError, load_query
-from .i18n import _, say
+from .i18n import _, current_language, say
 from .samples import app_samples, samples_by_variant
 from .security import count_heavy_read, write_limit
 from .storage import StoreUnavailable, get_store
@@ -110,6 +110,10 @@ def _digest(text: str) -> bytes:
 
 def _cached(kind: str, text: str, make: Callable[[], Any], *args: Any) -> Any:
     return DATA_CACHE.get_or_make((kind, _digest(text), *args), make)
+
+
+#: The same under a public name, for the site's other modules (the annotation form's values).
+cached_data = _cached
 
 
 def _setting(name: str, default: int) -> int:
@@ -273,6 +277,36 @@ def colour_label(letter: str) -> str:
     return say(colour_words(letter))
 
 
+@bp.app_template_global("annotate_turns")
+def annotate_turns(form: Any, lcn_text: str, game: int, first: int | None = None,
+                   last: int | None = None) -> Markup:
+    """The annotation form's rows of turns ``first``..``last`` (all without them), as HTML.
+
+    Some ten strings a turn made them the larger part of rendering a replay page, yet they do
+    not depend on the turn the page shows (annotate.js narrows them in the browser): so they
+    are rendered once per text, game, window and language, and kept with the game's other
+    computed data (a text never changes under its digest).
+    """
+    start = 1 if first is None else first
+    stop = len(form.turns) if last is None else last
+    key = ("annotate-turns", _digest(lcn_text), game, start, stop, current_language())
+    return DATA_CACHE.get_or_make(key, lambda: Markup(render_template(
+        "_annotate_turns.html", turns=form.turns[start - 1:stop], glyph_choices=form.glyph_choices)))
+
+
+@bp.app_template_global("graph_hits")
+def graph_hits(graph: dict[str, Any], link: Callable[..., str], lcn_text: str, game: int) -> Markup:
+    """The score graph's click targets (``_graph_hits.html``), as HTML.
+
+    Two strings and a link a target: rendered once per text, game, links (``link()`` without
+    a turn: the arguments every link keeps) and language, as the targets do not move with
+    the turn shown (only the marker does, drawn by ``_graph.html``).
+    """
+    key = ("graph-hits", _digest(lcn_text), game, link(), current_language())
+    return DATA_CACHE.get_or_make(key, lambda: Markup(render_template(
+        "_graph_hits.html", graph=graph, link=link)))
+
+
 @bp.app_context_processor
 def _helpers() -> dict[str, Any]:
     return {"colour_names": COLOUR_NAMES,
@@ -302,8 +336,16 @@ def _linker(game: int, view: str, multi: bool) -> Callable[..., str]:
                 if k not in ("turn", "game", "view", "part")
                 and request.endpoint not in OWN_ARGUMENTS]
 
+    # The common link, to a turn of this game in this view, is the same text around the turn:
+    # made once, as a page holds a link per turn of its move list.
+    before = urlencode([*kept, *((("game", str(game)),) if multi or game != 1 else ())])
+    after = "" if view == "all" else "&" + urlencode([("view", view)])
+    head = f"?{before}&turn=" if before else "?turn="
+
     def link(turn: int | None = None, *, to_game: int | None = None, to_view: str | None = None,
              part: str | None = None) -> str:
+        if type(turn) is int and to_game is None and to_view is None and part is None:
+            return f"{head}{turn}{after}"
         args = list(kept)
         chosen = game if to_game is None else to_game
         if multi or chosen != 1:
@@ -342,6 +384,17 @@ def score_graph(running: list[list[int]], players: list[str], turn: int,
     a run of turns (the last turn of the run is drawn, its first is the link), so a long game
     draws a graph of the same size as a short one.
     """
+    shape = graph_shape(running, players, link_length)
+    if shape is None:
+        return None
+    span_x, count = shape["span_x"], shape["count"]
+    return dict(shape, marker=round(shape["left"] + min(turn, count) * span_x, 1))
+
+
+def graph_shape(running: list[list[int]], players: list[str], link_length: int = 0
+                ) -> dict[str, Any] | None:
+    """The score graph without its marker (:func:`score_graph`): the same for every turn of a
+    game, so a replay page computes it once per game and length of links."""
     if len(running) < 2 or not players:
         return None
     width, height, left, right, top, bottom = 640, 180, 36, 10, 10, 22
@@ -373,8 +426,8 @@ def score_graph(running: list[list[int]], players: list[str], turn: int,
         "hits": [{"turn": i, "x": round(x(i) - span_x / 2, 1), "w": round(span_x * every, 1),
                   "last": min(i + every - 1, count)}
                  for i in range(0, count + 1, every)],
-        "marker": x(min(turn, count)), "bottom": height - bottom, "top": top,
-        "right": width - right,
+        "bottom": height - bottom, "top": top, "right": width - right,
+        "span_x": span_x, "count": count,
     }
 
 
@@ -580,16 +633,26 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     marked = tuple(sorted({d["line"] for d in data["diagnostics"] if isinstance(d.get("line"), int)}))
     whole = len(source) <= SOURCE_SHOWN_BYTES
     context.update({
-        "graph": score_graph(data["running"], data["players"], current, link_length),
+        "graph": _graph(text, game, data, current, link_length),
         "source_html": highlight_lcn(source, first_line, marked) if not embed and whole else None,
         "source_too_long": not whole,
-        "download_name": download_name(text, "lcn", "game"),
+        "download_name": _cached("download-name", text, lambda: download_name(text, "lcn", "game")),
         "source_annotated": (annotate_source(source, data["diagnostics"], first_line)
                              if not data["valid"] and not embed else None),
     })
     if embed:  # embed_replay.html (the sharing module's) extends replay.html
         return render_template(["embed_replay.html", "replay.html"], **context)
     return render_template("replay.html", **context)
+
+
+def _graph(text: str, game: int, data: dict[str, Any], turn: int, link_length: int
+           ) -> dict[str, Any] | None:
+    """:func:`score_graph` of a replay page, its shape computed once per game."""
+    shape = _cached("graph", text, lambda: graph_shape(data["running"], data["players"], link_length),
+                    game, link_length)
+    if shape is None:
+        return None
+    return dict(shape, marker=round(shape["left"] + min(turn, shape["count"]) * shape["span_x"], 1))
 
 
 #: The fragments a replay page serves (``?part=``); any other value gives the whole page.

@@ -265,7 +265,16 @@ def _record(lcn_text: str, game: int) -> tuple[list[GameRecord], GameRecord]:
 
 
 def annotation_form(lcn_text: str, game: int = 1) -> AnnotationForm | None:
-    """The annotation form's starting values for game ``game`` of a file (None if none)."""
+    """The annotation form's starting values for game ``game`` of a file (None if none).
+
+    Read once per text and game (kept with the replay's other data: a text never changes
+    under its digest), not on every render of its replay page."""
+    from .pages import cached_data
+
+    return cached_data("annotation-form", lcn_text, lambda: _annotation_form(lcn_text, game), game)
+
+
+def _annotation_form(lcn_text: str, game: int) -> AnnotationForm | None:
     try:
         _, record = _record(lcn_text, game)
     except AnnotationError:

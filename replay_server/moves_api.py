@@ -45,11 +45,6 @@ class MovesSchema(Schema):
     turn = fields.Integer(required=True, metadata={"description": "the next turn's number"})
     over = fields.Boolean(required=True)
     moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
-    draws = fields.List(fields.Nested(LegalMoveSchema), metadata={
-        "description": "only when the body asks `\"draws\": true`: the names the turn before "
-                       "this position may give the card it drew from the draw pile unnamed "
-                       "(`=R7`, added to that turn: `R5/d=R7`), each one some deal allows; "
-                       "empty when that turn drew no card unseen"})
 
 
 def _read_body() -> dict[str, Any]:
@@ -98,7 +93,12 @@ def moves_route() -> ResponseReturnValue:
             schema: MovesRequestSchema
       responses:
         200:
-          description: the player to move, the turn, whether the game is over, the moves
+          description: >-
+            the player to move, the turn, whether the game is over, the moves (the fixed
+            shape); when the body asks `"draws": true`, one more field, `draws`: a list of
+            LegalMove, the names the turn before this position may give the card it drew
+            from the draw pile unnamed (`=R7`, added to that turn: `R5/d=R7`), each one some
+            deal allows, empty when that turn drew no card unseen
           content:
             application/json:
               schema: MovesSchema

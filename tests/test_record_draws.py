@@ -171,4 +171,6 @@ def test_the_api_adds_draws_when_asked(tmp_path: Path) -> None:
     assert bad.status_code == 400 and "draws" in bad.json["error"]["message"]
     spec = client.get("/api/v1/openapi.json").json
     assert "draws" in spec["components"]["schemas"]["MovesRequest"]["properties"]
-    assert "draws" in spec["components"]["schemas"]["Moves"]["properties"]
+    assert set(spec["components"]["schemas"]["Moves"]["properties"]) == {  # as fixed
+        "player", "turn", "over", "moves"}
+    assert "`draws`" in spec["paths"]["/api/v1/moves"]["post"]["responses"]["200"]["description"]

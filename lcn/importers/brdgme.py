@@ -52,6 +52,7 @@ Cities and is refused with a clear message.
 
 from __future__ import annotations
 
+import html
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -71,8 +72,12 @@ _STAMP = re.compile(r"(?:\[[^\]]{1,40}\]\s*"
                     r"|\d\d?:\d\d(?::\d\d)?\s*(?:[-|]\s+)?|[-*•]\s+)")
 #: The colour codes of a terminal (brdg.me's command line and brdgme's REPL print them).
 _ANSI = re.compile(r"\x1b\[[0-9;?]*+[A-Za-z]")
-#: The separator brdgme's web page puts between entries (``- 2018-3-1, 9:00 AM -``).
-_SEPARATOR = re.compile(r"-[ \t]++\d{4}-\d\d?-\d\d?,[ \t]++\d\d?:\d\d(?::\d\d)?(?:[ \t]++[AP]M)?[ \t]++-")
+#: The separator brdgme's web page puts before an entry logged more than ten minutes after
+#: the one before (brdgme/web ``renderLogs``): the time in moment's ``h:mm A``, after the day
+#: as ``ddd`` (this week), ``MMM D`` (this year) or ``YYYY-M-D`` (before):
+#: ``- 9:00 AM -``, ``- Thu, 9:00 AM -``, ``- Mar 1, 9:00 AM -``, ``- 2018-3-1, 9:00 AM -``.
+_SEPARATOR = re.compile(r"-[ \t]++(?:(?:\d{4}-\d\d?-\d\d?|[A-Z][a-z]{2}(?: \d\d?)?),[ \t]++)?"
+                        r"\d\d?:\d\d(?::\d\d)?(?:[ \t]++[AP]M)?[ \t]++-")
 #: brdgme's REPL stamps each entry with the time, to the nanosecond, and prints the entries of
 #: one command one after the other without a line break between them.
 _REPL_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,9})? - ")
@@ -305,11 +310,107 @@ def repl_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
     return entries, problems
 
 
+#: One entry of the log panel of brdgme's web page (brdgme/web ``renderLogs``), as React
+#: renders it and the browser's DOM holds it: the separator (``<div class="log-time">``) or an
+#: empty ``<div>``, then the entry's HTML as brdgme's API renders its markup (``<b>``,
+#: ``<span style=...>``, the text escaped).
+_WEB_ENTRY = re.compile(r'<div class="game-log-entry">\s*+(?:<div class="log-time">([^<]*+)</div>'
+                        r'|<div></div>)\s*+<div>((?:[^<]|<(?!/?div\b))*+)</div>\s*+</div>')
+_WEB_MARK = '<div class="game-log-entry">'
+#: A tag, a character reference, or one character of text.
+_HTML_TOKEN = re.compile(r"<[^<>]*+>|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});|[^<&]+|[<&]",
+                         re.S)
+
+
+def is_web_page(text: str) -> bool:
+    """Whether the text is the HTML of the log panel of brdgme's web page."""
+    return _WEB_MARK in text[:100000]
+
+
+def _html_text(text: str, start: int, end: int) -> tuple[str, list[int]]:
+    """The text of ``text[start:end]`` with its tags left out and its character references
+    replaced, and for each of its characters the place in ``text`` it comes from."""
+    parts: list[str] = []
+    places: list[int] = []
+    for token in _HTML_TOKEN.finditer(text, start, end):
+        piece = token.group()
+        if piece[0] == "<" and len(piece) > 1:
+            continue
+        if piece[0] == "&" and len(piece) > 1:
+            parts.append(html.unescape(piece))
+            places.append(token.start())
+            continue
+        parts.append(piece)
+        places.extend(range(token.start(), token.end()))
+    return "".join(parts), places
+
+
+def web_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
+    """The log entries of brdgme's web page, from the HTML of its log panel.
+
+    Each ``game-log-entry`` holds a separator or nothing, then one entry; both are read as
+    the lines of the copied text are (:func:`_parse`), on the text without tags, and every
+    place is that of the HTML as it is. What lies around the entries (the panel's players,
+    ratings and actions) is the page's own and is not read; an entry the pattern does not
+    take whole (cut off, or edited into other markup) is an error at its place.
+    """
+    entries: list[Entry] = []
+    problems: list[Diagnostic] = []
+    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def place(offset: int) -> tuple[int, int]:
+        line = bisect_right(line_starts, offset)
+        return line, offset - line_starts[line - 1] + 1
+
+    def read(start: int, end: int) -> None:
+        shown_text, places = _html_text(text, start, end)
+        if not places:
+            places = [start]
+        parsed = _parse(0, shown_text)
+        if parsed is None:
+            return
+        column, length = (parsed[1], parsed[2]) if isinstance(parsed, tuple) else \
+            (parsed.column, parsed.length)
+        first = places[min(column - 1, len(places) - 1)]
+        last = places[min(column + length - 2, len(places) - 1)]
+        line, raw_column = place(first)
+        raw_length = max(last - first + 1, 1)
+        if isinstance(parsed, tuple):
+            problems.append(note("brdgme-syntax", parsed[0], Severity.ERROR, line=line,
+                                 column=raw_column, length=raw_length))
+        else:
+            parsed.line, parsed.column, parsed.length = line, raw_column, raw_length
+            entries.append(parsed)
+
+    position = text.find(_WEB_MARK)
+    while position >= 0:
+        following = text.find(_WEB_MARK, position + 1)
+        m = _WEB_ENTRY.match(text, position)
+        if m is None:
+            # Not an entry as the page writes it: what it holds is read as an entry would be,
+            # so the message names the text that is wrong, at its place.
+            before = len(problems)
+            read(position + len(_WEB_MARK), following if following >= 0 else len(text))
+            if len(problems) == before:
+                line, column = place(position)
+                problems.append(note("brdgme-syntax", _unknown(shown(text[position:position + 60])),
+                                     Severity.ERROR, line=line, column=column,
+                                     length=len(_WEB_MARK)))
+            break
+        if m.group(1) is not None:
+            read(m.start(1), m.end(1))
+        read(m.start(2), m.end(2))
+        position = following
+    return entries, problems
+
+
 class BrdgmeImporter(Importer):
     name = "brdgme"
     title = "brdg.me log or commands"
 
     def detect(self, text: str) -> float:
+        if is_web_page(text):
+            return 0.95
         if is_repl(text):
             head = text[:20000]
             return 0.95 if _REPL_STAMP.search(_ANSI.sub("", head)) is not None else 0.5
@@ -329,6 +430,8 @@ class BrdgmeImporter(Importer):
         problems: list[Diagnostic] = []
         if is_repl(text):
             entries, problems = repl_entries(text)
+        elif is_web_page(text):
+            entries, problems = web_entries(text)
         else:
             for number, line in enumerate(text.split("\n"), 1):
                 parsed = _parse(number, line)

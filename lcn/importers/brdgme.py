@@ -61,6 +61,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_5, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
+from .brdgme_mail import is_mailbox, mail_lines
 from .common import CLASSIC, GameBuilder
 
 CARD = r"[RGWBY](?:X|10|[2-9])"
@@ -404,12 +405,34 @@ def web_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
     return entries, problems
 
 
+def mail_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
+    """The log entries of brdg.me's e-mails (a mailbox, or one e-mail): the lines under
+    ``Since last time:`` in each (:func:`.brdgme_mail.mail_lines`), read as the lines of a
+    log are, each placed in the file as it is."""
+    entries: list[Entry] = []
+    problems: list[Diagnostic] = []
+    for mail_line in mail_lines(text):
+        parsed = _parse(0, mail_line.text)
+        if parsed is None:
+            continue
+        column, length = (parsed[1], parsed[2]) if isinstance(parsed, tuple) else \
+            (parsed.column, parsed.length)
+        line, raw_column, raw_length = mail_line.where(column, length)
+        if isinstance(parsed, tuple):
+            problems.append(note("brdgme-syntax", parsed[0], Severity.ERROR, line=line,
+                                 column=raw_column, length=raw_length))
+        else:
+            parsed.line, parsed.column, parsed.length = line, raw_column, raw_length
+            entries.append(parsed)
+    return entries, problems
+
+
 class BrdgmeImporter(Importer):
     name = "brdgme"
     title = "brdg.me log or commands"
 
     def detect(self, text: str) -> float:
-        if is_web_page(text):
+        if is_mailbox(text) or is_web_page(text):
             return 0.95
         if is_repl(text):
             head = text[:20000]
@@ -430,6 +453,8 @@ class BrdgmeImporter(Importer):
         problems: list[Diagnostic] = []
         if is_repl(text):
             entries, problems = repl_entries(text)
+        elif is_mailbox(text):
+            entries, problems = mail_entries(text)
         elif is_web_page(text):
             entries, problems = web_entries(text)
         else:

@@ -61,7 +61,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_5, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
-from .brdgme_mail import is_mailbox, mail_lines
+from .brdgme_mail import MailLine, cli_lines, is_cli_transcript, is_mailbox, mail_lines
 from .common import CLASSIC, GameBuilder
 
 CARD = r"[RGWBY](?:X|10|[2-9])"
@@ -405,14 +405,20 @@ def web_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
     return entries, problems
 
 
-def mail_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
-    """The log entries of brdg.me's e-mails (a mailbox, or one e-mail): the lines under
-    ``Since last time:`` in each (:func:`.brdgme_mail.mail_lines`), read as the lines of a
-    log are, each placed in the file as it is."""
+def mail_entries(lines: list[MailLine]) -> tuple[list[Entry], list[Diagnostic]]:
+    """The log entries of brdg.me's e-mails (a mailbox, or one e-mail) or of its command
+    line's output: the lines under ``Since last time:`` (:mod:`.brdgme_mail`), read as the
+    lines of a log are, each placed in the file as it is."""
     entries: list[Entry] = []
     problems: list[Diagnostic] = []
-    for mail_line in mail_lines(text):
+    for mail_line in lines:
         parsed = _parse(0, mail_line.text)
+        if mail_line.stray:  # where only a stamped message can be
+            shown_text = _ANSI.sub("", mail_line.text)
+            line, column, length = mail_line.where(1, len(mail_line.text))
+            problems.append(note("brdgme-syntax", _unknown(shown_text.strip()), Severity.ERROR,
+                                 line=line, column=column, length=length))
+            continue
         if parsed is None:
             continue
         column, length = (parsed[1], parsed[2]) if isinstance(parsed, tuple) else \
@@ -432,7 +438,7 @@ class BrdgmeImporter(Importer):
     title = "brdg.me log or commands"
 
     def detect(self, text: str) -> float:
-        if is_mailbox(text) or is_web_page(text):
+        if is_mailbox(text) or is_web_page(text) or is_cli_transcript(text):
             return 0.95
         if is_repl(text):
             head = text[:20000]
@@ -454,7 +460,12 @@ class BrdgmeImporter(Importer):
         if is_repl(text):
             entries, problems = repl_entries(text)
         elif is_mailbox(text):
-            entries, problems = mail_entries(text)
+            entries, problems = mail_entries(mail_lines(text))
+        elif is_cli_transcript(text):
+            read, checked = cli_lines(text)
+            entries, problems = mail_entries(read)
+            problems += mail_entries(checked)[1]
+            problems.sort(key=lambda d: (d.line or 0, d.column or 0))
         elif is_web_page(text):
             entries, problems = web_entries(text)
         else:

@@ -28,7 +28,12 @@ from dataclasses import dataclass
 
 #: The line that begins a message in an mbox file (after the file's start or a blank line).
 _FROM_LINE = re.compile(r"(?:\A|(?<=\n\n))From [^\n]*\n")
-_SINCE = "Since last time:"
+#: The heading of the log: the e-mail's ``{{b}}Since last time:{{_b}}``; the command line
+#: writes ``{{b}}Since last time:{{_b}}:``.
+_SINCE = ("Since last time:", "Since last time::")
+_LINE = re.compile(r"[^\n]*+")
+#: The head of each player's part of the command line's output (``cmd/main.go``).
+_SECTION = re.compile(r"^--- OUTPUT FOR (.+) ---$", re.M)
 #: A log message's stamp (brdg.me's ``log.RenderMessage``, Go's RFC 822 layout).
 _MESSAGE_STAMP = re.compile(r"\d\d [A-Z][a-z]{2} \d\d \d\d:\d\d [A-Z]{1,5}: ")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*+[A-Za-z]")
@@ -52,6 +57,8 @@ class MailLine:
     text: str
     place: _Placer
     start: int  # the line's first character in the decoded text
+    #: Not a stamped message, where only messages can be (a damaged line): refused.
+    stray: bool = False
 
     def where(self, column: int, length: int) -> tuple[int, int, int]:
         """The line, column and length in the file of ``length`` characters from
@@ -147,37 +154,72 @@ def _codec(charset: str) -> str:
     return "utf-8" if charset.lower() in ("us-ascii", "ascii") else charset
 
 
-def mail_lines(text: str) -> list[MailLine]:
-    """The lines of the log under ``Since last time:`` in every e-mail, in order.
+def _log_block(decoded: str, start: int, end: int, placer: _Placer) -> list[MailLine]:
+    """The log lines under ``Since last time:`` in ``decoded[start:end]`` (one e-mail's text,
+    or one section of the command line's output).
 
-    The log of an e-mail runs from the line after ``Since last time:`` to ``You can:`` or
-    the board; its lines are the stamped messages and the blank lines some messages end
-    with. A line there that is none of these (a damaged stamp, say) is given too, so that
-    it is refused as not being an entry, at its place, rather than taken for the board.
+    The log runs from the line after the heading to ``You can:`` or the board; its lines are
+    the stamped messages and the blank lines some messages end with. A line there that is
+    none of these (a damaged stamp, say) is given too, so that it is refused as not being an
+    entry, at its place, rather than taken for the board.
     """
+    body = [(m.start(), m.group()) for m in _LINE.finditer(decoded, start, end)
+            if m.start() == start or decoded[m.start() - 1] == "\n"]
+    shown = [_ANSI.sub("", line) for _, line in body]
+    first = next((i + 1 for i, line in enumerate(shown) if line in _SINCE), None)
+    if first is None:
+        return []
+    out: list[MailLine] = []
+    index = first
+    while index < len(body):
+        plain = shown[index]
+        if plain and not _MESSAGE_STAMP.match(plain):
+            after_blank = index > first and not shown[index - 1]
+            if not after_blank or not _AFTER_LOG.match(plain):
+                out.append(MailLine(body[index][1], placer, body[index][0], stray=True))
+            break
+        if plain:
+            out.append(MailLine(body[index][1], placer, body[index][0]))
+        index += 1
+    return out
+
+
+def mail_lines(text: str) -> list[MailLine]:
+    """The log lines of every e-mail of the mailbox (or of the one e-mail), in order."""
     lines = _Lines(text)
     out: list[MailLine] = []
     for offset, message_text in _messages(text):
         placer = _text_part(lines, offset, message_text)
-        if placer is None:
-            continue
-        decoded = placer.decoded
-        body = [(m.start(), m.group()) for m in re.finditer(r"[^\n]*", decoded)
-                if m.start() == 0 or decoded[m.start() - 1] == "\n"]
-        shown = [_ANSI.sub("", line) for _, line in body]
-        try:
-            first = shown.index(_SINCE) + 1
-        except ValueError:
-            continue
-        index = first
-        while index < len(body):
-            plain = shown[index]
-            if plain and not _MESSAGE_STAMP.match(plain):
-                after_blank = index > first and not shown[index - 1]
-                if index == first or not after_blank or not _AFTER_LOG.match(plain):
-                    out.append(MailLine(body[index][1], placer, body[index][0]))
-                break
-            if plain:
-                out.append(MailLine(body[index][1], placer, body[index][0]))
-            index += 1
+        if placer is not None:
+            out.extend(_log_block(placer.decoded, 0, len(placer.decoded), placer))
     return out
+
+
+def is_cli_transcript(text: str) -> bool:
+    """Whether the text is the output of brdg.me's command line (``cmd/main.go``)."""
+    return _SECTION.search(text[:5000]) is not None
+
+
+def cli_lines(text: str) -> tuple[list[MailLine], list[MailLine]]:
+    """The log lines of the output of brdg.me's command line.
+
+    The program prints a ``--- OUTPUT FOR <player> ---`` section for the player who typed a
+    command and for each player whose turn it is, each with the messages new to that player
+    (``Since last time:``); every player's sections together hold that player's log. The
+    player of the last section has been shown every message so far (it is the one who acted
+    last, or whose turn it is), so the log read is theirs: those are the first lines given.
+    The other sections repeat the public messages; their lines are given second, to be
+    checked (a damaged line is refused wherever it is) but not read.
+    """
+    sections = list(_SECTION.finditer(text))
+    if not sections:
+        return [], []
+    viewer = sections[-1].group(1)
+    placer = _Placer(_Lines(text), text, 0, None)
+    read: list[MailLine] = []
+    checked: list[MailLine] = []
+    for index, section in enumerate(sections):
+        end = sections[index + 1].start() if index + 1 < len(sections) else len(text)
+        lines = _log_block(text, section.end(), end, placer)
+        (read if section.group(1) == viewer else checked).extend(lines)
+    return read, checked

@@ -36,10 +36,13 @@ What the real programs print (tests/data/real, made by the programs themselves) 
 as it is: terminal colour codes are left out; a stamp before an entry is skipped (brdg.me's
 Go ``01 Mar 16 22:21 UTC:``, brdgme's Rust ``2018-03-01 09:00:00.123456789 -``, ``[12:04]``,
 ``2017-03-01 12:04``); names lose their decoration (``<Mick>``, ``• Mick``); the separator
-lines of brdgme's web page (``- 2018-3-1, 9:00 AM -``) are blank lines. brdgme's REPL output
-is recognised by its opening and read by its stamps, as the REPL prints its entries without
-line breaks between them and draws its board after them (:func:`repl_entries`); it shows
-both players' private lines, so it gives both deals and every draw.
+lines of brdgme's web page (``- 2018-3-1, 9:00 AM -``, ``- Thu, 9:00 AM -``, ...) are blank
+lines. brdgme's REPL output is recognised by its opening and read by its stamps, as the REPL
+prints its entries without line breaks between them and draws its board after them
+(:func:`repl_entries`); it shows both players' private lines, so it gives both deals and every
+draw. The HTML of brdgme's web page log panel is read entry by entry (:func:`web_entries`);
+brdg.me's e-mails (a mailbox) and its command line's output by the log under ``Since last
+time:`` in each e-mail or section (:mod:`.brdgme_mail`, :func:`mail_entries`).
 
 brdgme's engine does not log a round's last draw (the pile runs out and it logs the round's
 end in its place): a scored round whose last placement has no draw, with one card left,

@@ -145,6 +145,10 @@ def test_the_panel_and_its_copied_text_give_the_same_games(path: Path) -> None:
     copied = path.with_name(path.name.removesuffix(".html.gz") + ".txt")
     from_html = export_records(import_text(text_of(path)).records, "lcn").text
     assert from_html == export_records(import_text(text_of(copied)).records, "lcn").text
+    # The page saved with its lines broken and indented (white space, which a browser shows
+    # as one space) reads the same.
+    broken = text_of(path).replace("<div", "\n  <div").replace("<b>", "\n    <b>")
+    assert export_records(import_text(broken).records, "lcn").text == from_html
 
 
 # -- damaged copies ------------------------------------------------------------------------

@@ -332,8 +332,10 @@ def is_web_page(text: str) -> bool:
 
 
 def _html_text(text: str, start: int, end: int) -> tuple[str, list[int]]:
-    """The text of ``text[start:end]`` with its tags left out and its character references
-    replaced, and for each of its characters the place in ``text`` it comes from."""
+    """The text of ``text[start:end]`` as a browser shows it: its tags left out, its
+    character references replaced, each run of white space one space (a page saved with its
+    lines broken reads as the page); and for each character the place in ``text`` it comes
+    from."""
     parts: list[str] = []
     places: list[int] = []
     for token in _HTML_TOKEN.finditer(text, start, end):
@@ -344,8 +346,13 @@ def _html_text(text: str, start: int, end: int) -> tuple[str, list[int]]:
             parts.append(html.unescape(piece))
             places.append(token.start())
             continue
-        parts.append(piece)
-        places.extend(range(token.start(), token.end()))
+        for offset, char in enumerate(piece, token.start()):
+            if char in " \t\r\n\f":
+                if parts and parts[-1] == " ":
+                    continue
+                char = " "
+            parts.append(char)
+            places.append(offset)
     return "".join(parts), places
 
 

@@ -36,10 +36,13 @@ What the real programs print (tests/data/real, made by the programs themselves) 
 as it is: terminal colour codes are left out; a stamp before an entry is skipped (brdg.me's
 Go ``01 Mar 16 22:21 UTC:``, brdgme's Rust ``2018-03-01 09:00:00.123456789 -``, ``[12:04]``,
 ``2017-03-01 12:04``); names lose their decoration (``<Mick>``, ``• Mick``); the separator
-lines of brdgme's web page (``- 2018-3-1, 9:00 AM -``) are blank lines. brdgme's REPL output
-is recognised by its opening and read by its stamps, as the REPL prints its entries without
-line breaks between them and draws its board after them (:func:`repl_entries`); it shows
-both players' private lines, so it gives both deals and every draw.
+lines of brdgme's web page (``- 2018-3-1, 9:00 AM -``, ``- Thu, 9:00 AM -``, ...) are blank
+lines. brdgme's REPL output is recognised by its opening and read by its stamps, as the REPL
+prints its entries without line breaks between them and draws its board after them
+(:func:`repl_entries`); it shows both players' private lines, so it gives both deals and every
+draw. The HTML of brdgme's web page log panel is read entry by entry (:func:`web_entries`);
+brdg.me's e-mails (a mailbox) and its command line's output by the log under ``Since last
+time:`` in each e-mail or section (:mod:`.brdgme_mail`, :func:`mail_entries`).
 
 brdgme's engine does not log a round's last draw (the pile runs out and it logs the round's
 end in its place): a scored round whose last placement has no draw, with one card left,
@@ -52,6 +55,7 @@ Cities and is refused with a clear message.
 
 from __future__ import annotations
 
+import html
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -60,6 +64,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_5, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
+from .brdgme_mail import MailLine, cli_lines, is_cli_transcript, is_mailbox, mail_lines
 from .common import CLASSIC, GameBuilder
 
 CARD = r"[RGWBY](?:X|10|[2-9])"
@@ -71,8 +76,12 @@ _STAMP = re.compile(r"(?:\[[^\]]{1,40}\]\s*"
                     r"|\d\d?:\d\d(?::\d\d)?\s*(?:[-|]\s+)?|[-*•]\s+)")
 #: The colour codes of a terminal (brdg.me's command line and brdgme's REPL print them).
 _ANSI = re.compile(r"\x1b\[[0-9;?]*+[A-Za-z]")
-#: The separator brdgme's web page puts between entries (``- 2018-3-1, 9:00 AM -``).
-_SEPARATOR = re.compile(r"-[ \t]++\d{4}-\d\d?-\d\d?,[ \t]++\d\d?:\d\d(?::\d\d)?(?:[ \t]++[AP]M)?[ \t]++-")
+#: The separator brdgme's web page puts before an entry logged more than ten minutes after
+#: the one before (brdgme/web ``renderLogs``): the time in moment's ``h:mm A``, after the day
+#: as ``ddd`` (this week), ``MMM D`` (this year) or ``YYYY-M-D`` (before):
+#: ``- 9:00 AM -``, ``- Thu, 9:00 AM -``, ``- Mar 1, 9:00 AM -``, ``- 2018-3-1, 9:00 AM -``.
+_SEPARATOR = re.compile(r"-[ \t]++(?:(?:\d{4}-\d\d?-\d\d?|[A-Z][a-z]{2}(?: \d\d?)?),[ \t]++)?"
+                        r"\d\d?:\d\d(?::\d\d)?(?:[ \t]++[AP]M)?[ \t]++-")
 #: brdgme's REPL stamps each entry with the time, to the nanosecond, and prints the entries of
 #: one command one after the other without a line break between them.
 _REPL_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,9})? - ")
@@ -305,11 +314,142 @@ def repl_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
     return entries, problems
 
 
+#: One entry of the log panel of brdgme's web page (brdgme/web ``renderLogs``), as React
+#: renders it and the browser's DOM holds it: the separator (``<div class="log-time">``) or an
+#: empty ``<div>``, then the entry's HTML as brdgme's API renders its markup (``<b>``,
+#: ``<span style=...>``, the text escaped).
+_WEB_ENTRY = re.compile(r'<div class="game-log-entry">\s*+(?:<div class="log-time">([^<]*+)</div>'
+                        r'|<div></div>)\s*+<div>((?:[^<]|<(?!/?div\b))*+)</div>\s*+</div>')
+_WEB_MARK = '<div class="game-log-entry">'
+#: A tag, a character reference, or one character of text.
+_HTML_TOKEN = re.compile(r"<[^<>]*+>|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});|[^<&]+|[<&]",
+                         re.S)
+
+
+def is_web_page(text: str) -> bool:
+    """Whether the text is the HTML of the log panel of brdgme's web page."""
+    return _WEB_MARK in text[:100000]
+
+
+def _html_text(text: str, start: int, end: int) -> tuple[str, list[int]]:
+    """The text of ``text[start:end]`` as a browser shows it: its tags left out, its
+    character references replaced, each run of white space one space (a page saved with its
+    lines broken reads as the page); and for each character the place in ``text`` it comes
+    from."""
+    parts: list[str] = []
+    places: list[int] = []
+    for token in _HTML_TOKEN.finditer(text, start, end):
+        piece = token.group()
+        if piece[0] == "<" and len(piece) > 1:
+            continue
+        if piece[0] == "&" and len(piece) > 1:
+            parts.append(html.unescape(piece))
+            places.append(token.start())
+            continue
+        for offset, char in enumerate(piece, token.start()):
+            if char in " \t\r\n\f":
+                if parts and parts[-1] == " ":
+                    continue
+                char = " "
+            parts.append(char)
+            places.append(offset)
+    return "".join(parts), places
+
+
+def web_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
+    """The log entries of brdgme's web page, from the HTML of its log panel.
+
+    Each ``game-log-entry`` holds a separator or nothing, then one entry; both are read as
+    the lines of the copied text are (:func:`_parse`), on the text without tags, and every
+    place is that of the HTML as it is. What lies around the entries (the panel's players,
+    ratings and actions) is the page's own and is not read; an entry the pattern does not
+    take whole (cut off, or edited into other markup) is an error at its place.
+    """
+    entries: list[Entry] = []
+    problems: list[Diagnostic] = []
+    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def place(offset: int) -> tuple[int, int]:
+        line = bisect_right(line_starts, offset)
+        return line, offset - line_starts[line - 1] + 1
+
+    def read(start: int, end: int) -> None:
+        shown_text, places = _html_text(text, start, end)
+        if not places:
+            places = [start]
+        parsed = _parse(0, shown_text)
+        if parsed is None:
+            return
+        column, length = (parsed[1], parsed[2]) if isinstance(parsed, tuple) else \
+            (parsed.column, parsed.length)
+        first = places[min(column - 1, len(places) - 1)]
+        last = places[min(column + length - 2, len(places) - 1)]
+        line, raw_column = place(first)
+        raw_length = max(last - first + 1, 1)
+        if isinstance(parsed, tuple):
+            problems.append(note("brdgme-syntax", parsed[0], Severity.ERROR, line=line,
+                                 column=raw_column, length=raw_length))
+        else:
+            parsed.line, parsed.column, parsed.length = line, raw_column, raw_length
+            entries.append(parsed)
+
+    position = text.find(_WEB_MARK)
+    while position >= 0:
+        following = text.find(_WEB_MARK, position + 1)
+        m = _WEB_ENTRY.match(text, position)
+        if m is None:
+            # Not an entry as the page writes it: what it holds is read as an entry would be,
+            # so the message names the text that is wrong, at its place.
+            before = len(problems)
+            read(position + len(_WEB_MARK), following if following >= 0 else len(text))
+            if len(problems) == before:
+                line, column = place(position)
+                problems.append(note("brdgme-syntax", _unknown(shown(text[position:position + 60])),
+                                     Severity.ERROR, line=line, column=column,
+                                     length=len(_WEB_MARK)))
+            break
+        if m.group(1) is not None:
+            read(m.start(1), m.end(1))
+        read(m.start(2), m.end(2))
+        position = following
+    return entries, problems
+
+
+def mail_entries(lines: list[MailLine]) -> tuple[list[Entry], list[Diagnostic]]:
+    """The log entries of brdg.me's e-mails (a mailbox, or one e-mail) or of its command
+    line's output: the lines under ``Since last time:`` (:mod:`.brdgme_mail`), read as the
+    lines of a log are, each placed in the file as it is."""
+    entries: list[Entry] = []
+    problems: list[Diagnostic] = []
+    for mail_line in lines:
+        parsed = _parse(0, mail_line.text)
+        if mail_line.stray:  # where only a stamped message can be
+            shown_text = _ANSI.sub("", mail_line.text)
+            line, column, length = mail_line.where(1, len(mail_line.text))
+            problems.append(note("brdgme-syntax", _unknown(shown_text.strip()), Severity.ERROR,
+                                 line=line, column=column, length=length))
+            continue
+        if parsed is None:
+            continue
+        column, length = (parsed[1], parsed[2]) if isinstance(parsed, tuple) else \
+            (parsed.column, parsed.length)
+        line, raw_column, raw_length = mail_line.where(column, length)
+        if isinstance(parsed, tuple):
+            problems.append(note("brdgme-syntax", parsed[0], Severity.ERROR, line=line,
+                                 column=raw_column, length=raw_length))
+        else:
+            parsed.line, parsed.column, parsed.length = line, raw_column, raw_length
+            entries.append(parsed)
+    return entries, problems
+
+
 class BrdgmeImporter(Importer):
     name = "brdgme"
     title = "brdg.me log or commands"
 
     def detect(self, text: str) -> float:
+        if is_mailbox(text) or is_web_page(text) or is_cli_transcript(text):
+            return 0.95
         if is_repl(text):
             head = text[:20000]
             return 0.95 if _REPL_STAMP.search(_ANSI.sub("", head)) is not None else 0.5
@@ -329,6 +469,15 @@ class BrdgmeImporter(Importer):
         problems: list[Diagnostic] = []
         if is_repl(text):
             entries, problems = repl_entries(text)
+        elif is_mailbox(text):
+            entries, problems = mail_entries(mail_lines(text))
+        elif is_cli_transcript(text):
+            read, checked = cli_lines(text)
+            entries, problems = mail_entries(read)
+            problems += mail_entries(checked)[1]
+            problems.sort(key=lambda d: (d.line or 0, d.column or 0))
+        elif is_web_page(text):
+            entries, problems = web_entries(text)
         else:
             for number, line in enumerate(text.split("\n"), 1):
                 parsed = _parse(number, line)

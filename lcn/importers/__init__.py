@@ -181,7 +181,9 @@ class InputTooLarge(ImportError_):
 
 
 def _size(count: int) -> str:
-    return f"{count // 1024**2} MiB" if count % 1024**2 == 0 else f"{count} bytes"
+    if count % 1024**2 == 0:
+        return msg("{count} MiB", count=count // 1024**2)
+    return msg("{count} bytes", count=count)
 
 
 def read_limited(stream: IO[bytes], limit: int = MAX_INPUT) -> bytes:

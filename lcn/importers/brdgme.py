@@ -452,7 +452,8 @@ class _Match:
                 where = entries[0]
                 self.diagnostics.append(note(
                     "not-carried", msg("round {number} has no turn in the log; it is left out",
-                                       number=number or len(self.records) + 1), Severity.WARNING, line=where.line, column=where.column))
+                                       number=number or len(self.records) + 1),
+                    Severity.WARNING, line=where.line, column=where.column))
             return
         chunks = self.split(actions)
         first = number if number is not None else len(self.records) + 1

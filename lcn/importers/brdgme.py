@@ -57,7 +57,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
-from ..messages import msg
+from ..messages import msg, template
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_5, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
@@ -309,7 +309,7 @@ def repl_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
 
 class BrdgmeImporter(Importer):
     name = "brdgme"
-    title = "brdg.me log or commands"
+    title = template("brdg.me log or commands")
 
     def detect(self, text: str) -> float:
         if is_repl(text):

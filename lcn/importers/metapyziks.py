@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from ..describe import card_words
 from ..diagnostics import Diagnostic, Severity
-from ..messages import join, msg
+from ..messages import join, msg, template
 from ..model import GameRecord
 from ..validate import validate_record
 from ..variants.classic import CLASSIC_5, CLASSIC_6, COLOUR_NAMES, ClassicConfig, parse_cards, parse_move
@@ -475,7 +475,7 @@ _RUNNER_PLAYER = {0: "None", 1: "Player1", 2: "Player2"}
 
 class MetapyziksImporter(Importer):
     name = "metapyziks"
-    title = "Metapyziks replay string (game string version 3)"
+    title = template("Metapyziks replay string (game string version 3)")
     writes = True
 
     def detect(self, text: str) -> float:

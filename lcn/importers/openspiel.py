@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..diagnostics import Diagnostic, Severity
-from ..messages import msg
+from ..messages import msg, template
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_6, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
@@ -355,7 +355,7 @@ class OpenSpielImporter(Importer):
     """The later builds' naming when named (``openspiel``); the naming found when detected."""
 
     name = "openspiel"
-    title = "OpenSpiel lost_cities history"
+    title = template("OpenSpiel lost_cities history")
     #: The naming read when this format is named (None: told from the history).
     naming: str | None = "b2"
 
@@ -676,7 +676,7 @@ class OpenSpielEarlierImporter(OpenSpielImporter):
     """The fork's earlier builds, whose action strings name the number cards 1-9."""
 
     name = "openspiel-b1"
-    title = "OpenSpiel lost_cities history, earlier builds (number cards b1-b9)"
+    title = template("OpenSpiel lost_cities history, earlier builds (number cards b1-b9)")
     naming = "b1"
 
     def detect(self, text: str) -> float:

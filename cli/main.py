@@ -519,7 +519,8 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     else:
         seat = None if view == "all" else (-1 if view == "none" else int(view) - 1)
         # Names, comments and any text of the record are shown, never obeyed.
-        click.echo(printable(variant.render_text(report.state, names, view=seat), lines=True), nl=False)
+        board = say(variant.render_text(report.state, names, view=seat))  # in LANG's language
+        click.echo(printable(board, lines=True), nl=False)
         for d in errors:
             click.echo(say(msg("note: {note}", note=printable(
                 d.format(_display_name(file), language_from_environment())))))

@@ -61,6 +61,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
+from ..messages import msg, template
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_5, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
@@ -178,9 +179,10 @@ def _entry(kind: str, groups: tuple[str | None, ...], number: int, column: int,
 
 
 def _unknown(text: str) -> str:
-    return (f"`{shown(text)}` is not a brdg.me Lost Cities log entry or command (expected e.g. "
-            "`Mick played R5`, `Mick drew a card, 23 remaining`, `You drew B4`, `Starting round 2`, "
-            "or a command `play R5`, `discard GX`, `draw`, `take Y`)")
+    return msg("`{shown}` is not a brdg.me Lost Cities log entry or command (expected e.g. "
+               "`Mick played R5`, `Mick drew a card, 23 remaining`, `You drew B4`, "
+               "`Starting round 2`, or a command `play R5`, `discard GX`, `draw`, `take Y`)",
+               shown=shown(text))
 
 
 class _Shown:
@@ -445,7 +447,7 @@ def mail_entries(lines: list[MailLine]) -> tuple[list[Entry], list[Diagnostic]]:
 
 class BrdgmeImporter(Importer):
     name = "brdgme"
-    title = "brdg.me log or commands"
+    title = template("brdg.me log or commands")
 
     def detect(self, text: str) -> float:
         if is_mailbox(text) or is_web_page(text) or is_cli_transcript(text):
@@ -490,7 +492,7 @@ class BrdgmeImporter(Importer):
         if problems:
             raise syntax_error(self.name, problems)
         if not entries:
-            raise syntax_error(self.name, [note("brdgme-syntax", "no log entry or command found",
+            raise syntax_error(self.name, [note("brdgme-syntax", msg("no log entry or command found"),
                                                 Severity.ERROR)])
         kinds = {e.kind == "command" for e in entries}
         if len(kinds) == 2:
@@ -498,8 +500,10 @@ class BrdgmeImporter(Importer):
             first_command = next(e for e in entries if e.kind == "command")
             later = max(first_log, first_command, key=lambda e: e.line)
             raise syntax_error(self.name, [note(
-                "brdgme-syntax", f"log entries (line {first_log.line}) and typed commands (line "
-                f"{first_command.line}) are mixed: give one or the other", Severity.ERROR,
+                "brdgme-syntax", msg("log entries (line {log}) and typed commands (line "
+                                     "{command}) are mixed: give one or the other",
+                                     log=first_log.line, command=first_command.line),
+                Severity.ERROR,
                 line=later.line, column=later.column, length=later.length)])
         return _Match(entries, commands=True in kinds).convert()
 
@@ -531,9 +535,11 @@ class _Match:
         if name in self.players:
             return
         if len(self.players) == 2:
-            self.fail(entry, f"a third player, {shown(name)!r} (the others are {self.players[0]} and "
-                      f"{self.players[1]}): brdgme's 3-player game is not classic Lost Cities "
-                      "(hands of 7, expedition cost 15, bonus at 7 cards) and has no LCN record")
+            self.fail(entry, msg("a third player, '{name}' (the others are {first} and "
+                                 "{second}): brdgme's 3-player game is not classic Lost Cities "
+                                 "(hands of 7, expedition cost 15, bonus at 7 cards) and has no "
+                                 "LCN record", name=shown(name), first=self.players[0],
+                                 second=self.players[1]))
             raise _Stop
         self.players.append(name)
 
@@ -555,7 +561,7 @@ class _Match:
         if self.problems:
             raise syntax_error("brdgme", self.problems)
         if not self.records:
-            raise syntax_error("brdgme", [note("brdgme-log", "the log holds no turn",
+            raise syntax_error("brdgme", [note("brdgme-log", msg("the log holds no turn"),
                                                           Severity.ERROR)])
         match = f"{self.players[0]} vs {self.players[1]} (brdg.me)"
         for record in self.records:
@@ -578,9 +584,10 @@ class _Match:
             owner = entry if entry.kind in ("deal", "draw") else None
             if entry.kind == "deal":
                 if entry.count != CLASSIC_5.hand_size:
-                    self.fail(entry, f"{entry.name} is dealt {entry.count} cards: a 2-player game "
-                              f"deals {CLASSIC_5.hand_size} (brdgme's 3-player game deals 7 and "
-                              "is not classic Lost Cities)")
+                    self.fail(entry, msg("{name} is dealt {count} cards: a 2-player game "
+                                         "deals {size} (brdgme's 3-player game deals 7 and "
+                                         "is not classic Lost Cities)", name=entry.name,
+                                         count=entry.count, size=CLASSIC_5.hand_size))
                     raise _Stop
             elif entry.kind == "scored":
                 assert entry.name is not None
@@ -593,8 +600,9 @@ class _Match:
             if entries:
                 where = entries[0]
                 self.diagnostics.append(note(
-                    "not-carried", f"round {number or len(self.records) + 1} has no turn in the "
-                    "log; it is left out", Severity.WARNING, line=where.line, column=where.column))
+                    "not-carried", msg("round {number} has no turn in the log; it is left out",
+                                       number=number or len(self.records) + 1),
+                    Severity.WARNING, line=where.line, column=where.column))
             return
         chunks = self.split(actions)
         first = number if number is not None else len(self.records) + 1
@@ -631,30 +639,39 @@ class _Match:
         if known:
             drawn.cards = unseen
         actions.append(drawn)
-        verb = "playing" if last.verb == "played" else "discarding"
+        card = brdgme_card(last.card or "")
+        if last.verb == "played":
+            step = msg("{name} playing {card}", name=last.name, card=card)
+        else:
+            step = msg("{name} discarding {card}", name=last.name, card=card)
+        which = (msg(", {card} (the one card of the deck the log does not show elsewhere)",
+                     card=brdgme_card(unseen[0])) if known
+                 else msg(" (which card is not in the log)"))
         self.diagnostics.append(note(
-            "inferred", f"the log goes from {last.name} {verb} {brdgme_card(last.card or '')} "
-            "to the round's scores: brdgme ends a round when the draw pile runs out without "
-            f"logging that last draw, so {last.name} drew the last card"
-            + (f", {brdgme_card(unseen[0])} (the one card of the deck the log does not show "
-               "elsewhere)" if known else " (which card is not in the log)"),
+            "inferred", msg("the log goes from {step} to the round's scores: brdgme ends a "
+                            "round when the draw pile runs out without logging that last draw, "
+                            "so {name} drew the last card{which}", step=step, name=last.name,
+                            which=which),
             Severity.INFO, line=where.line, column=where.column, length=where.length))
 
     def private(self, entry: Entry, owner: Entry | None, deal: dict[str, list[str]]) -> None:
         if owner is None:
-            self.fail(entry, "`You drew ...` must follow the entry of the draw it shows "
-                      "(`... drew a card, N remaining` or `... drew 8 cards, N remaining`)")
+            self.fail(entry, msg("`You drew ...` must follow the entry of the draw it shows "
+                                 "(`... drew a card, N remaining` or `... drew 8 cards, N "
+                                 "remaining`)"))
             return
         name = owner.name
         assert name is not None
         # A player's own log shows their private lines; brdgme's REPL shows everyone's.
         if owner.kind == "deal":
             if len(entry.cards) != owner.count:
-                self.fail(entry, f"{name} was dealt {owner.count} cards but `You drew` lists "
-                          f"{len(entry.cards)}")
+                self.fail(entry, msg("{name} was dealt {count} cards but `You drew` lists "
+                                     "{listed}", name=name, count=owner.count,
+                                     listed=len(entry.cards)))
             deal[name] = entry.cards
         elif len(entry.cards) != 1:
-            self.fail(entry, f"a draw of one card, but `You drew` lists {len(entry.cards)}")
+            self.fail(entry, msg("a draw of one card, but `You drew` lists {listed}",
+                                 listed=len(entry.cards)))
         else:
             owner.cards = entry.cards
 
@@ -691,8 +708,8 @@ class _Match:
               scores: dict[str, Entry]) -> None:
         start = self.starter(actions[0])
         if len(self.players) < 2:
-            self.fail(actions[0], f"only one player ({self.players[0]}) appears in the log; a game "
-                      "needs both")
+            self.fail(actions[0], msg("only one player ({name}) appears in the log; a game "
+                                      "needs both", name=self.players[0]))
             raise _Stop
         seats = [self.players[start], self.players[1 - start]]
         builder = GameBuilder(len(self.records) + 1, line=actions[0].line)
@@ -708,34 +725,38 @@ class _Match:
         for entry in actions:
             mover = seats[builder.turns % 2]
             if entry.name is not None and entry.name != mover:
-                self.fail(entry, f"it is {mover}'s turn, but this entry is {entry.name}'s")
+                self.fail(entry, msg("it is {mover}'s turn, but this entry is {name}'s",
+                                     mover=mover, name=entry.name))
                 return
             if entry.kind == "place" or entry.verb in ("play", "discard"):
                 if half is not None:
-                    self.fail(entry, f"{mover} places a second card before drawing (the first "
-                              f"is on line {half.line})")
+                    self.fail(entry, msg("{mover} places a second card before drawing (the "
+                                         "first is on line {line})", mover=mover,
+                                         line=half.line))
                     return
                 half = entry
                 continue
             if half is None:
-                self.fail(entry, f"{mover} draws without having played or discarded a card")
+                self.fail(entry, msg("{mover} draws without having played or discarded a card",
+                                     mover=mover))
                 return
             self.turn(builder, half, entry, mover)
             half = None
             if entry.kind == "draw" or entry.verb == "draw":
                 self.last_drawer = mover
         if half is not None:
-            builder.warn("not-carried", f"the log ends in the middle of {seats[builder.turns % 2]}'s "
-                         "turn (a card placed, no draw yet); LCN records whole turns, so that half "
-                         "turn is left out", half.span)
+            builder.warn("not-carried", msg("the log ends in the middle of {name}'s turn (a "
+                                            "card placed, no draw yet); LCN records whole "
+                                            "turns, so that half turn is left out",
+                                            name=seats[builder.turns % 2]), half.span)
         if scores:
             if set(scores) == set(seats):
                 builder.stated = [scores[seats[0]].score, scores[seats[1]].score]
                 builder.stated_span = scores[seats[0]].span
             else:
                 where = next(iter(scores.values()))
-                builder.warn("not-carried", "the round's scores name other players than the "
-                             "round's; they were not used", where.span)
+                builder.warn("not-carried", msg("the round's scores name other players than "
+                                                "the round's; they were not used"), where.span)
         self.records.append(builder.finish())
         self.score_totals(builder, scores)
         self.sources.append(builder.source)
@@ -752,8 +773,11 @@ class _Match:
             if draw.kind == "take":
                 top = card if discard and card[0] == colour else builder.top(colour)
                 if top is not None and top != draw.card:  # an empty pile: the validator says so
-                    builder.warn("log-mismatch", f"{mover} took {draw.card}, but the top card of "
-                                 f"the {COLOUR_NAMES[colour]} discard pile is {top}", draw.span,
+                    builder.warn("log-mismatch", msg("{mover} took {card}, but the top card of "
+                                                     "the {colour} discard pile is {top}",
+                                                     mover=mover, card=draw.card,
+                                                     colour=COLOUR_NAMES[colour], top=top),
+                                 draw.span,
                                  Severity.ERROR)
             target = colour
         else:
@@ -762,8 +786,10 @@ class _Match:
                 drawn = draw.cards[0]
         builder.turn(discard, card, target, drawn, place=place.span, draw_span=draw.span)
         if draw.left is not None and draw.left != builder.cards_left:
-            builder.warn("log-mismatch", f"the log says {draw.left} cards remain, but counting the "
-                         f"draws there are {builder.cards_left}: lines are missing or repeated",
+            builder.warn("log-mismatch", msg("the log says {left} cards remain, but counting "
+                                             "the draws there are {counted}: lines are missing "
+                                             "or repeated", left=draw.left,
+                                             counted=builder.cards_left),
                          draw.span, Severity.ERROR)
 
     def score_totals(self, builder: GameBuilder, scores: dict[str, Entry]) -> None:
@@ -776,8 +802,10 @@ class _Match:
             self.totals[name] = self.totals.get(name, 0) + points
             entry = scores.get(name)
             if entry is not None and entry.total != self.totals[name]:
-                builder.warn("log-mismatch", f"the log says {name} is now on {entry.total}, but the "
-                             f"rounds so far add up to {self.totals[name]}", entry.span)
+                builder.warn("log-mismatch", msg("the log says {name} is now on {total}, but "
+                                                 "the rounds so far add up to {sum}", name=name,
+                                                 total=entry.total, sum=self.totals[name]),
+                             entry.span)
 
 
 IMPORTER = BrdgmeImporter()

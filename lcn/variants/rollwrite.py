@@ -64,7 +64,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import hint
-from ..messages import join, msg
+from ..messages import Message, join, msg, template
+from ..messages import layout as set_out
 from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 from .rivals import player_tokens as _letter_tokens
 
@@ -198,6 +199,12 @@ BoxKind(arrow=None, artefact=None), BoxKind(arrow=None, artefact=None))
                 kinds.append(_LAYOUT_CHARS[char])
             layout[colour] = kinds
     return layout
+
+
+#: Where a sheet's layout came from, in words (``lcn show``'s board).
+_LAYOUT_SOURCES = {"record": template("record"), "mixed": template("mixed"),
+                   "option": template("option"), "file": template("file"),
+                   "tag": template("tag")}
 
 
 def format_layout(layout: dict[str, list[BoxKind]]) -> str:
@@ -1267,32 +1274,40 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     view: int | None = None) -> str:
         """Every sheet as text. Sheets are public in Roll & Write, so ``view`` hides nothing."""
         score = self.score(state)
-        lines = []
-        status = "game over" if state.over else f"{names[state.roller]} rolls next"
-        lines.append(f"After turn {state.turn}: {status}")
+        # Each line a message (said in the reader's language by ``lcn show``), set out by
+        # ``layout`` where it is columns rather than a sentence.
+        lines: list[str] = []
+        status = msg("game over") if state.over else msg("{name} rolls next",
+                                                         name=names[state.roller])
+        lines.append(msg("After turn {turn}: {status}", turn=state.turn, status=status))
         last = state.last
         if last is not None:
             roller = (state.turn - 1 + state.shift) % state.players
-            said = ", ".join(f"{names[c.seat]} {self._describe(c)}" for c in last.choices)
-            lines.append(f"Roll of {names[roller]}: {format_roll(last.colours, last.numbers)}; "
-                         f"{said}")
-        passed = [f"{c} ({', '.join(names[s] for s in state.bridges[c][1])}, turn "  # type: ignore[index]
-                  f"{state.bridges[c][0]})" for c in COLUMNS  # type: ignore[index]
-                  if state.bridges[c] is not None]
-        lines.append(f"Bridges passed: {'; '.join(passed) if passed else 'none'}")
-        lines.append(f"Layout ({state.layout_source}): {format_layout(state.kinds)}")
+            said = join([set_out("{name} {choice}", name=names[c.seat], choice=self._describe(c))
+                         for c in last.choices])
+            lines.append(msg("Roll of {name}: {roll}; {choices}", name=names[roller],
+                             roll=format_roll(last.colours, last.numbers), choices=said))
+        passed = [msg("{column} ({names}, turn {turn})", column=c,
+                      names=", ".join(names[s] for s in state.bridges[c][1]),  # type: ignore[index]
+                      turn=state.bridges[c][0])  # type: ignore[index]
+                  for c in COLUMNS if state.bridges[c] is not None]
+        lines.append(msg("Bridges passed: {bridges}",
+                         bridges=join(passed, "; ") if passed else msg("none")))
+        source = _LAYOUT_SOURCES.get(state.layout_source)
+        lines.append(msg("Layout ({source}): {layout}", source=Message(source) if source
+                         else state.layout_source, layout=format_layout(state.kinds)))
         for seat, sheet in enumerate(state.sheets):
             lines.append("")
             lines.extend(self._sheet_lines(state, seat, sheet, names[seat], score.breakdown[seat],
                                            score.totals[seat]))
-        return "\n".join(lines) + "\n"
+        return join([*lines, ""], "\n")
 
     @staticmethod
     def _describe(choice: Choice) -> str:
         if choice.kind == "refuse":
-            return "refuses"
+            return msg("refuses")
         if choice.kind == "circle":
-            return f"marks the {COLOUR_NAMES[choice.colour or 'R']} circle"
+            return msg("marks the {colour} circle", colour=COLOUR_NAMES[choice.colour or "R"])
         return format_steps(choice)
 
     @staticmethod
@@ -1301,10 +1316,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         """One sheet, drawn bottom up as on paper: boxes, bridges, circles, columns A and D."""
         width = 5
         head = "".join(f"{c:>{width}}" for c in COLOURS) + "  |" + f"{'A':>{width}}{'D':>{width}}"
-        status = " (exhausted)" if sheet.exhausted else ""
-        out = [f"{name}{status}", f"{'':7}{head}"]
+        out: list[str] = [msg("{name} (exhausted)", name=name) if sheet.exhausted else name,
+                          f"{'':7}{head}"]
         top_row = "".join(f"{('^' if sheet.top[c] else '.'):>{width}}" for c in COLOURS)
-        out.append(f"{'top':<7}{top_row}  |")
+        out.append(set_out("{label:<7}{row}  |", label=msg("top"), row=top_row))
         bridges = state.bridge_states(seat)
         for row in range(BOXES, 0, -1):
             cells = []
@@ -1325,12 +1340,13 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     marks.append({"won": "(20)", "struck": "--"}.get(stateword or "", "20"))
                 row_text = "".join(f"{m:>{width}}" for m in marks[:6]) + "  |" + \
                     "".join(f"{m:>{width}}" for m in marks[6:])
-                out.append(f"{'bridge':<7}{row_text}")
+                out.append(set_out("{label:<7}{row}", label=msg("bridge"), row=row_text))
         circles = "".join(f"{(sheet.circle[c] or 'o'):>{width}}" for c in COLOURS)
-        out.append(f"{'circle':<7}{circles}  |")
+        out.append(set_out("{label:<7}{row}  |", label=msg("circle"), row=circles))
         points = "".join(f"{parts[c]:>{width}}" for c in COLOURS)
-        out.append(f"{'points':<7}{points}  |{parts['art']:>{width}}{parts['dice']:>{width}}")
-        out.append(f"  bridges {parts['bonus']}, total {total}")
+        out.append(set_out("{label:<7}{row}  |{art:>{width}}{dice:>{width}}", label=msg("points"),
+                          row=points, art=parts["art"], dice=parts["dice"], width=width))
+        out.append(msg("  bridges {bonus}, total {total}", bonus=parts["bonus"], total=total))
         return out
 
     def copy_state(self, state: RollWriteState) -> RollWriteState:

@@ -668,6 +668,19 @@ class RollWriteState:
         return sum(1 for taken in self.bridges.values() if taken is not None and seat in taken[1])
 
 
+def _filled(sheet: Sheet) -> dict[str, int]:
+    """``Sheet.filled`` of every column at once (the bridges compare it before and after a turn)."""
+    filled = {colour: len(numbers) for colour, numbers in sheet.numbers.items()}
+    filled["A"] = sheet.artefacts
+    filled["D"] = sheet.dice
+    return filled
+
+
+def _box_label(colour: str, box: int) -> str:
+    """A box named for people (``red box 4``); made only when a problem is told about it."""
+    return msg("{colour} box {box}", colour=COLOUR_NAMES[colour], box=box + 1)
+
+
 # -- the variant ------------------------------------------------------------------------
 
 
@@ -783,7 +796,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         # What each sheet had filled, in the columns whose bridge nobody has passed yet
         # (the only ones the bridges below look at).
         open_columns = [c for c in COLUMNS if state.bridges[c] is None]
-        before = [{c: s.filled(c) for c in open_columns} for s in state.sheets]
+        before = [_filled(s) for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
         for choice in choices:
@@ -807,9 +820,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             self._choose(state, choice, turn, problems)
         # Bridges: every player who passes a bridge nobody passed before scores it (RW-BRIDGE-FIRST).
         newly: list[str] = []
+        after = [_filled(s) for s in state.sheets]
         for column in open_columns:
-            passers = tuple(seat for seat, sheet in enumerate(state.sheets)
-                            if sheet.filled(column) >= BRIDGE_BOX > before[seat][column])
+            passers = tuple(seat for seat, filled in enumerate(after)
+                            if filled[column] >= BRIDGE_BOX > before[seat][column])
             if passers:
                 state.bridges[column] = (turn, passers)
                 newly.append(column)
@@ -924,9 +938,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colours, numbers = pool
         name = state.names[choice.seat]
         first = choice.steps[0]
-        dice_text = msg("{colour} and {die}", colour=colour, die="0" if die == 0 else die)
         if colour in colours and die in numbers:
-            return
+            return  # the usual case: nothing to tell, so no words are made
+        dice_text = msg("{colour} and {die}", colour=colour, die="0" if die == 0 else die)
         roll = format_roll(move.colours, move.numbers)
         if is_roller:
             missing = msg("colour die {colour}", colour=colour) if colour not in colours \
@@ -995,7 +1009,6 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         first = choice.steps[0]
         colour = first.colour
         numbers = sheet.numbers[colour]
-        where = msg("{name}'s {colour} expedition", name=name, colour=COLOUR_NAMES[colour])
         if choice.kind == "circle":
             if numbers:
                 problems.append(Problem(
@@ -1027,6 +1040,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 offset=first.offset, length=first.length))
             return
         if value < top:
+            where = msg("{name}'s {colour} expedition", name=name, colour=COLOUR_NAMES[colour])
             problems.append(Problem(
                 "not-ascending", "RW-WRITE-ASCENDING",
                 msg("{value} cannot follow {top} in {where}: each number is equal to or greater than "
@@ -1104,7 +1118,6 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colour = step.colour
         seat = choice.seat
         name = state.names[seat]
-        label = msg("{colour} box {box}", colour=COLOUR_NAMES[colour], box=box + 1)
         known = state.kinds[colour][box]
         given = state.given[colour][box]
         says_artefact = step.artefact
@@ -1120,10 +1133,12 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 problems.append(Problem(
                     "no-artefact", "RW-ARTEFACT-BOX",
                     msg("`+`: the {label} of the sheet's layout carries no artefact, so {name} "
-                        "shades none", label=label, name=name), offset=step.offset, length=step.length))
+                        "shades none", label=_box_label(colour, box), name=name),
+                    offset=step.offset, length=step.length))
         elif says_artefact != known.artefact:
             seen_turn, seen_seat = state.evidence[(colour, box, "artefact")]
             other = state.names[seen_seat]
+            label = _box_label(colour, box)
             if known.artefact:
                 message = (f"{name} writes in the {label} without shading an artefact, but it "
                            f"gave {other} an artefact in turn {seen_turn}: a box gives one to "
@@ -1144,10 +1159,11 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     "no-arrow", "RW-ACCEL-ARROW",
                     msg("`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
                         "{name} cannot accelerate from it",
-                        label=label, name=name), offset=step.offset, length=step.length))
+                        label=_box_label(colour, box), name=name), offset=step.offset, length=step.length))
         elif says_arrow != known.arrow:
             seen_turn, seen_seat = state.evidence[(colour, box, "arrow")]
             other = state.names[seen_seat]
+            label = _box_label(colour, box)
             if known.arrow:
                 message = (f"{name} fills the {label} without a `>` mark, but it offered {other} "
                            f"an acceleration in turn {seen_turn}: write where the acceleration "

@@ -367,6 +367,26 @@ def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     return colours, numbers
 
 
+def _simple_choices() -> dict[str, tuple[str, int, str, bool, bool, str | None]]:
+    """The choices that fill one box, as the writer writes them: their text after the
+    player's `:` → (kind, die, colour, top, artefact, arrow), as ``_parse_choice`` reads
+    them (a test compares the two on every entry)."""
+    table: dict[str, tuple[str, int, str, bool, bool, str | None]] = {}
+    for colour in COLOURS:
+        table[f"{colour}0"] = ("circle", 0, colour, False, False, None)
+        for number in range(1, 11):
+            for marks, top, artefact, arrow in (("", False, False, None), ("^", True, False, None),
+                                                ("+", False, True, None), (">-", False, False, "-"),
+                                                ("+>-", False, True, "-")):
+                table[f"{colour}{number}{marks}"] = ("write", number % 10, colour, top, artefact,
+                                                     arrow)
+    return table
+
+
+#: See :func:`_simple_choices`: made once; the common choices skip the general steps.
+_SIMPLE_CHOICES = _simple_choices()
+
+
 def _parse_choice(word: str, start: int, tokens: list[str],
                   lookup: dict[str, int]) -> Choice:
     who, colon, rest = word.partition(":")
@@ -393,6 +413,11 @@ def _parse_choice(word: str, start: int, tokens: list[str],
     token = tokens[seat]
     if rest == "-":
         return Choice(seat, token, "refuse", None, (), start, len(word))
+    simple = _SIMPLE_CHOICES.get(rest)
+    if simple is not None:
+        # One box written in canonical form: what the steps below would make of it.
+        return Choice(seat, token, simple[0], simple[1], (Step(*simple[2:], at, len(rest)),),
+                      start, len(word))
     if not rest:
         raise MoveSyntaxError(msg("`{word}`: nothing after `:`; expected a colour and a number "
                                   "(`R3`), a colour and 0 for the circle (`R0`), or `-` to refuse",
@@ -668,12 +693,11 @@ class RollWriteState:
         return sum(1 for taken in self.bridges.values() if taken is not None and seat in taken[1])
 
 
-def _filled(sheet: Sheet) -> dict[str, int]:
-    """``Sheet.filled`` of every column at once (the bridges compare it before and after a turn)."""
-    filled = {colour: len(numbers) for colour, numbers in sheet.numbers.items()}
-    filled["A"] = sheet.artefacts
-    filled["D"] = sheet.dice
-    return filled
+def _filled(sheet: Sheet) -> list[int]:
+    """``Sheet.filled`` of every column at once, in the order of ``COLUMNS`` (a sheet's
+    expeditions are kept in the order of ``COLOURS``): the bridges compare it before and
+    after a turn."""
+    return [*map(len, sheet.numbers.values()), sheet.artefacts, sheet.dice]
 
 
 def _box_label(colour: str, box: int) -> str:
@@ -795,7 +819,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         numbers = list(move.numbers)
         # What each sheet had filled, in the columns whose bridge nobody has passed yet
         # (the only ones the bridges below look at).
-        open_columns = [c for c in COLUMNS if state.bridges[c] is None]
+        open_columns = [(index, c) for index, c in enumerate(COLUMNS) if state.bridges[c] is None]
         before = [_filled(s) for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
@@ -821,9 +845,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         # Bridges: every player who passes a bridge nobody passed before scores it (RW-BRIDGE-FIRST).
         newly: list[str] = []
         after = [_filled(s) for s in state.sheets]
-        for column in open_columns:
+        for index, column in open_columns:
             passers = tuple(seat for seat, filled in enumerate(after)
-                            if filled[column] >= BRIDGE_BOX > before[seat][column])
+                            if filled[index] >= BRIDGE_BOX > before[seat][index])
             if passers:
                 state.bridges[column] = (turn, passers)
                 newly.append(column)

@@ -88,3 +88,16 @@ def test_validation_is_the_same_without_the_quick_steps(monkeypatch: pytest.Monk
     assert quick == general
     assert all(report["valid"] for report in general[:len(games)])
     assert sum(not report["valid"] for report in general) > len(games)
+
+
+def test_rolls_read_from_the_tables_as_the_general_steps_read_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(9)
+    words = [colours + f"{number:03}" for colours in rollwrite._ROLL_COLOURS
+             for number in rng.sample(range(1000), 12)]
+    quick = [rollwrite._parse_roll(word) for word in words]
+    with monkeypatch.context() as patch:
+        patch.setattr(rollwrite, "_ROLL_COLOURS", {})
+        patch.setattr(rollwrite, "_ROLL_NUMBERS", {})
+        assert quick == [rollwrite._parse_roll(word) for word in words]
+    assert rollwrite._parse_roll("BOR709") == (("R", "O", "B"), (0, 7, 9))

@@ -348,7 +348,18 @@ def _parse_recent(tokens: tuple[str, ...], text: str) -> RollWriteMove:
     return _parse_move(text, list(tokens))
 
 
+#: The colour dice and the number dice of a roll as usually written (upper case), sorted:
+#: made once, so that most rolls are read with two look-ups.
+_ROLL_COLOURS = {a + b + c: tuple(sorted(a + b + c, key=COLOURS.index))
+                 for a in COLOURS for b in COLOURS for c in COLOURS}
+_ROLL_NUMBERS = {f"{n:03}": tuple(sorted(map(int, f"{n:03}"))) for n in range(1000)}
+
+
 def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    colours = _ROLL_COLOURS.get(word[:3])
+    numbers = _ROLL_NUMBERS.get(word[3:])
+    if colours is not None and numbers is not None:
+        return colours, numbers
     match = _ROLL.fullmatch(word)
     if match is None:
         raise MoveSyntaxError(
@@ -891,6 +902,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         the one due to roll, a turn was most likely left out or written twice: that is
         reported once, and the rolls go on from the seat the record shows.
         """
+        written = [c.seat for c in move.choices]
+        if len(written) == state.players and written[0] == roller \
+                and written == [(roller + step) % state.players for step in range(state.players)]:
+            return roller, move.choices  # every player once, clockwise from the roller
         names = state.names
         first = move.choices[0].seat if move.choices else roller
         rotation = [(first + step) % state.players for step in range(state.players)]

@@ -441,3 +441,13 @@ def test_each_check_is_needed(check: str, monkeypatch: pytest.MonkeyPatch) -> No
 def test_scoring_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rivals_express, "FOOTPRINTS", [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3])
     assert _differences("\n".join(_star(text) for text in GAMES[:10]))
+
+
+def test_a_tag_name_in_another_case_is_left_to_full_validation() -> None:
+    # Full validation warns of it (tag names are case-sensitive); the express path of any
+    # game gives the game up to it.
+    classic = '[Player1 "A"]\n[Player2 "B"]\n[result "*"]\n\nR5/d R4/d *\n'
+    rivals = GAMES[0].replace("[Event ", "[event ", 1)
+    for text in (classic, rivals):
+        (report,) = _same(text)
+        assert [d.code for d in report.diagnostics] == ["tag-case"]

@@ -84,7 +84,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
 
     # -- the starting wagers (V-SETUP-START-WAGERS, V-SETUP-START-WAGER-CARDS)
     # Per player and colour: highest number placed (0: none yet), wagers, numbers, footprints.
-    tops = [0] * (players * 5)
+    tops = [[0] * players for _ in range(5)]  # by colour, then seat
     wagers = [0] * (players * 5)
     numbers = [0] * (players * 5)
     steps = [0] * (players * 5)
@@ -206,12 +206,12 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     colour, value = divmod(card, 11)
                     slot = base + colour
                     if value:
-                        if value < tops[slot]:
+                        if value < tops[colour][winner]:
                             return None  # V-PLACE-ASCENDING
-                        tops[slot] = value
+                        tops[colour][winner] = value
                         numbers[slot] += 1
                         steps[slot] += FOOTPRINTS[value]
-                    elif tops[slot]:
+                    elif tops[colour][winner]:
                         return None  # V-PLACE-WAGER-FIRST
                     else:
                         wagers[slot] += 1
@@ -245,11 +245,9 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 return None  # V-SETUP-CARDS: every copy seen already
             free[card] -= 1
         colour, value = divmod(card, 11)
-        if value:
-            useful = any(value >= tops[seat * 5 + colour] for seat in range(players))
-        else:
-            useful = any(not tops[seat * 5 + colour] for seat in range(players))
-        if useful:
+        # Useful to a player who could place it (V-UNCOVER-USELESS): the lowest top decides.
+        lowest = min(tops[colour])
+        if (value >= lowest) if value else not lowest:
             if to_box:
                 return None  # V-UNCOVER-USELESS
             display.append(card)

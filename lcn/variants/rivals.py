@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Severity, hint
 from ..messages import join, layout, msg
-from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
+from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_hint
 
 if TYPE_CHECKING:
     from ..describe import TurnStory
@@ -545,12 +545,18 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
     rule_turn_order = "V-TURN-ORDER"
     min_players = 2
     max_players = 4
+    express = True
     consequences = frozenset({"share-mismatch", "remainder-mismatch", "no-share", "share-at-end",
                               "not-useless", "card-exhausted", "not-in-display",
                               "box-not-in-display", "wager-after-number", "not-ascending",
                               "bid-funds", "empty-display"})
 
     # -- setup ------------------------------------------------------------------------
+    def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
+        from .rivals_express import express_check
+
+        return express_check(record, words)
+
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:
         return self.seats_from_tags(record, "V-SETUP-PLAYERS")
 

@@ -355,7 +355,18 @@ def _parse_recent(tokens: tuple[str, ...], text: str) -> RollWriteMove:
     return _parse_move(text, list(tokens))
 
 
+#: The colour dice and the number dice of a roll as usually written (upper case), sorted:
+#: made once, so that most rolls are read with two look-ups.
+_ROLL_COLOURS = {a + b + c: tuple(sorted(a + b + c, key=COLOURS.index))
+                 for a in COLOURS for b in COLOURS for c in COLOURS}
+_ROLL_NUMBERS = {f"{n:03}": tuple(sorted(map(int, f"{n:03}"))) for n in range(1000)}
+
+
 def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    colours = _ROLL_COLOURS.get(word[:3])
+    numbers = _ROLL_NUMBERS.get(word[3:])
+    if colours is not None and numbers is not None:
+        return colours, numbers
     match = _ROLL.fullmatch(word)
     if match is None:
         raise MoveSyntaxError(
@@ -372,6 +383,26 @@ def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     colours = tuple(sorted(letters, key=COLOURS.index))
     numbers = tuple(sorted(int(d) for d in match.group(2)))
     return colours, numbers
+
+
+def _simple_choices() -> dict[str, tuple[str, int, str, bool, bool, str | None]]:
+    """The choices that fill one box, as the writer writes them: their text after the
+    player's `:` → (kind, die, colour, top, artefact, arrow), as ``_parse_choice`` reads
+    them (a test compares the two on every entry)."""
+    table: dict[str, tuple[str, int, str, bool, bool, str | None]] = {}
+    for colour in COLOURS:
+        table[f"{colour}0"] = ("circle", 0, colour, False, False, None)
+        for number in range(1, 11):
+            for marks, top, artefact, arrow in (("", False, False, None), ("^", True, False, None),
+                                                ("+", False, True, None), (">-", False, False, "-"),
+                                                ("+>-", False, True, "-")):
+                table[f"{colour}{number}{marks}"] = ("write", number % 10, colour, top, artefact,
+                                                     arrow)
+    return table
+
+
+#: See :func:`_simple_choices`: made once; the common choices skip the general steps.
+_SIMPLE_CHOICES = _simple_choices()
 
 
 def _parse_choice(word: str, start: int, tokens: list[str],
@@ -400,6 +431,11 @@ def _parse_choice(word: str, start: int, tokens: list[str],
     token = tokens[seat]
     if rest == "-":
         return Choice(seat, token, "refuse", None, (), start, len(word))
+    simple = _SIMPLE_CHOICES.get(rest)
+    if simple is not None:
+        # One box written in canonical form: what the steps below would make of it.
+        return Choice(seat, token, simple[0], simple[1], (Step(*simple[2:], at, len(rest)),),
+                      start, len(word))
     if not rest:
         raise MoveSyntaxError(msg("`{word}`: nothing after `:`; expected a colour and a number "
                                   "(`R3`), a colour and 0 for the circle (`R0`), or `-` to refuse",
@@ -675,6 +711,18 @@ class RollWriteState:
         return sum(1 for taken in self.bridges.values() if taken is not None and seat in taken[1])
 
 
+def _filled(sheet: Sheet) -> list[int]:
+    """``Sheet.filled`` of every column at once, in the order of ``COLUMNS`` (a sheet's
+    expeditions are kept in the order of ``COLOURS``): the bridges compare it before and
+    after a turn."""
+    return [*map(len, sheet.numbers.values()), sheet.artefacts, sheet.dice]
+
+
+def _box_label(colour: str, box: int) -> str:
+    """A box named for people (``red box 4``); made only when a problem is told about it."""
+    return msg("{colour} box {box}", colour=COLOUR_NAMES[colour], box=box + 1)
+
+
 # -- the variant ------------------------------------------------------------------------
 
 
@@ -789,8 +837,8 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         numbers = list(move.numbers)
         # What each sheet had filled, in the columns whose bridge nobody has passed yet
         # (the only ones the bridges below look at).
-        open_columns = [c for c in COLUMNS if state.bridges[c] is None]
-        before = [{c: s.filled(c) for c in open_columns} for s in state.sheets]
+        open_columns = [(index, c) for index, c in enumerate(COLUMNS) if state.bridges[c] is None]
+        before = [_filled(s) for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
         for choice in choices:
@@ -814,9 +862,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             self._choose(state, choice, turn, problems)
         # Bridges: every player who passes a bridge nobody passed before scores it (RW-BRIDGE-FIRST).
         newly: list[str] = []
-        for column in open_columns:
-            passers = tuple(seat for seat, sheet in enumerate(state.sheets)
-                            if sheet.filled(column) >= BRIDGE_BOX > before[seat][column])
+        after = [_filled(s) for s in state.sheets]
+        for index, column in open_columns:
+            passers = tuple(seat for seat, filled in enumerate(after)
+                            if filled[index] >= BRIDGE_BOX > before[seat][index])
             if passers:
                 state.bridges[column] = (turn, passers)
                 newly.append(column)
@@ -860,6 +909,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         the one due to roll, a turn was most likely left out or written twice: that is
         reported once, and the rolls go on from the seat the record shows.
         """
+        written = [c.seat for c in move.choices]
+        if len(written) == state.players and written[0] == roller \
+                and written == [(roller + step) % state.players for step in range(state.players)]:
+            return roller, move.choices  # every player once, clockwise from the roller
         names = state.names
         first = move.choices[0].seat if move.choices else roller
         rotation = [(first + step) % state.players for step in range(state.players)]
@@ -931,9 +984,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colours, numbers = pool
         name = state.names[choice.seat]
         first = choice.steps[0]
-        dice_text = msg("{colour} and {die}", colour=colour, die="0" if die == 0 else die)
         if colour in colours and die in numbers:
-            return
+            return  # the usual case: nothing to tell, so no words are made
+        dice_text = msg("{colour} and {die}", colour=colour, die="0" if die == 0 else die)
         roll = format_roll(move.colours, move.numbers)
         if is_roller:
             missing = msg("colour die {colour}", colour=colour) if colour not in colours \
@@ -1002,7 +1055,6 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         first = choice.steps[0]
         colour = first.colour
         numbers = sheet.numbers[colour]
-        where = msg("{name}'s {colour} expedition", name=name, colour=COLOUR_NAMES[colour])
         if choice.kind == "circle":
             if numbers:
                 problems.append(Problem(
@@ -1034,6 +1086,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 offset=first.offset, length=first.length))
             return
         if value < top:
+            where = msg("{name}'s {colour} expedition", name=name, colour=COLOUR_NAMES[colour])
             problems.append(Problem(
                 "not-ascending", "RW-WRITE-ASCENDING",
                 msg("{value} cannot follow {top} in {where}: each number is equal to or greater than "
@@ -1111,7 +1164,6 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colour = step.colour
         seat = choice.seat
         name = state.names[seat]
-        label = msg("{colour} box {box}", colour=COLOUR_NAMES[colour], box=box + 1)
         known = state.kinds[colour][box]
         given = state.given[colour][box]
         says_artefact = step.artefact
@@ -1127,10 +1179,12 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 problems.append(Problem(
                     "no-artefact", "RW-ARTEFACT-BOX",
                     msg("`+`: the {label} of the sheet's layout carries no artefact, so {name} "
-                        "shades none", label=label, name=name), offset=step.offset, length=step.length))
+                        "shades none", label=_box_label(colour, box), name=name),
+                    offset=step.offset, length=step.length))
         elif says_artefact != known.artefact:
             seen_turn, seen_seat = state.evidence[(colour, box, "artefact")]
             other = state.names[seen_seat]
+            label = _box_label(colour, box)
             if known.artefact:
                 message = (f"{name} writes in the {label} without shading an artefact, but it "
                            f"gave {other} an artefact in turn {seen_turn}: a box gives one to "
@@ -1151,10 +1205,11 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     "no-arrow", "RW-ACCEL-ARROW",
                     msg("`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
                         "{name} cannot accelerate from it",
-                        label=label, name=name), offset=step.offset, length=step.length))
+                        label=_box_label(colour, box), name=name), offset=step.offset, length=step.length))
         elif says_arrow != known.arrow:
             seen_turn, seen_seat = state.evidence[(colour, box, "arrow")]
             other = state.names[seen_seat]
+            label = _box_label(colour, box)
             if known.arrow:
                 message = (f"{name} fills the {label} without a `>` mark, but it offered {other} "
                            f"an acceleration in turn {seen_turn}: write where the acceleration "

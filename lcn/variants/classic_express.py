@@ -200,9 +200,10 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                         return express_check(record, given, config, players, stripped=False)
                     usual = numbers[index >> 1] if not index & 1 and index >> 1 < len(numbers) else ""
                     if usual and numbered != index and word.startswith(usual) \
-                            and word[len(usual):len(usual) + 1] not in ".$0123456789":
+                            and word[len(usual)] != ".":
                         # The usual number of this turn, and a word after it (its first
-                        # character no dot, so that the number is all of `N.`).
+                        # character no dot, so that the number is all of `N.`; anything but
+                        # a turn after it is no word of the table, and the check gives up).
                         word = word[len(usual):]
                     else:
                         match = _NUMBER.fullmatch(word)

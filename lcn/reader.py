@@ -343,12 +343,23 @@ class _Builder:
                 line.isprintable() or line.replace("\t", " ").isprintable()):
             return False
         text = line[start:] if start else line
-        commented = "{" in text or ";" in text or "}" in text
-        if commented:
+        commented = True
+        if "{" in text:
+            blanked = _LINE_COMMENT.sub(" ", text)
             # Blanked to their length where a termination may stand (its column is kept).
-            text = _LINE_COMMENT.sub(_blank if ":" in text or "*" in text else " ", text)
+            text = _LINE_COMMENT.sub(_blank, text) if ":" in blanked or "*" in blanked else blanked
             if "{" in text or "}" in text:
                 return False  # a comment left open, or a `}` without its `{`
+        elif ";" in text:
+            # A `;` comment and no brace comment: the words are those before it, at their
+            # columns.
+            text = text.partition(";")[0]
+            if "}" in text:
+                return False  # a `}` without its `{`
+        elif "}" in text:
+            return False  # a `}` without its `{`
+        else:
+            commented = False
         if ":" in text or "*" in text:
             stripped = text.rstrip()
             at = max(stripped.rfind(" "), stripped.rfind("\t")) + 1

@@ -218,7 +218,8 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                              run=file_run)
         except OSError as exc:
             io_error = True
-            click.echo(f"lcn: cannot read '{display}': {exc.strerror or exc}", err=True)
+            click.echo("lcn: " + say(msg("cannot read '{display}': {reason}", display=display,
+                                         reason=exc.strerror or str(exc))), err=True)
             continue
         progress = Progress(display, run.size, enabled=False if no_progress else None)
         run.on_counted = lambda games, run=run, progress=progress: progress.update(run.position, games)
@@ -488,7 +489,8 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
         raise InputError(msg("{name} has no game {game}", name=_display_name(file), game=game_no))
     variant = lcn.find_variant(record.variant_name)
     if variant is None:
-        raise click.ClickException(printable(f"unknown variant \"{record.tags.get('Variant')}\""))
+        raise click.ClickException(printable(say(msg('unknown variant "{variant}"',
+                                                     variant=record.tags.get("Variant")))))
     count = len(record.turns)
     if turn is not None and turn > count:
         raise click.BadParameter(say(msg("the game has {count} turns", count=count)),
@@ -519,7 +521,8 @@ def show(file: str, game_no: int, turn: int | None, view: str, fmt: str) -> None
     else:
         seat = None if view == "all" else (-1 if view == "none" else int(view) - 1)
         # Names, comments and any text of the record are shown, never obeyed.
-        click.echo(printable(variant.render_text(report.state, names, view=seat), lines=True), nl=False)
+        board = say(variant.render_text(report.state, names, view=seat))  # in LANG's language
+        click.echo(printable(board, lines=True), nl=False)
         for d in errors:
             click.echo(say(msg("note: {note}", note=printable(
                 d.format(_display_name(file), language_from_environment())))))

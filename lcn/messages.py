@@ -180,6 +180,16 @@ def translate(text: str, language: str | None) -> str:
         return str.__str__(text)
 
 
+def layout(text: str, /, **params: Any) -> Message:
+    """Messages set out in ``text`` (columns, a label and its value): not a sentence, so not
+    in the catalogs, but its parameters are said in the language (a text board's lines).
+
+    >>> layout("  {colour:<7}|", colour=msg("red")).said_in("de")
+    '  Rot    |'
+    """
+    return Message(text, params)
+
+
 def join(parts: Iterable[str], separator: str = ", ") -> Message:
     """Messages joined by ``separator``, each still translatable (a list of reasons)."""
     fields: dict[str, Any] = {f"p{i}": item for i, item in enumerate(parts)}
@@ -193,5 +203,5 @@ def join(parts: Iterable[str], separator: str = ", ") -> Message:
 
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LOCALE_DIR", "Message", "compiled_catalog", "join",
-           "language_from_environment", "load_catalog", "msg", "normalise_language", "template",
+           "language_from_environment", "layout", "load_catalog", "msg", "normalise_language", "template",
            "translate"]

@@ -74,6 +74,9 @@ _NOT_MOVETEXT_START = frozenset(("", " ", "\t", "["))
 #: comment holding a `{` is not found (the `{` left makes the line read as usual), so that
 #: no `{` is scanned past twice.
 _LINE_COMMENT = re.compile(r"\{[^{}]*\}|;.*")
+#: A word that may end a game (``*``, ``57:12``, ``9.*``): it starts with a digit, ``-`` or
+#: ``*`` and holds a ``:`` or ``*`` (see ``_Builder.keep``).
+_MAY_END = re.compile(r"(?<!\S)(?:\*|[-0-9][^\s:*]*[:*])")
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -340,24 +343,39 @@ class _Builder:
                 line.isprintable() or line.replace("\t", " ").isprintable()):
             return False
         text = line[start:] if start else line
-        commented = "{" in text or ";" in text or "}" in text
-        if commented:
+        commented = True
+        if "{" in text:
+            blanked = _LINE_COMMENT.sub(" ", text)
             # Blanked to their length where a termination may stand (its column is kept).
-            text = _LINE_COMMENT.sub(_blank if ":" in text or "*" in text else " ", text)
+            text = _LINE_COMMENT.sub(_blank, text) if ":" in blanked or "*" in blanked else blanked
             if "{" in text or "}" in text:
                 return False  # a comment left open, or a `}` without its `{`
+        elif ";" in text:
+            # A `;` comment and no brace comment: the words are those before it, at their
+            # columns.
+            text = text.partition(";")[0]
+            if "}" in text:
+                return False  # a `}` without its `{`
+        elif "}" in text:
+            return False  # a `}` without its `{`
+        else:
+            commented = False
         if ":" in text or "*" in text:
             stripped = text.rstrip()
             at = max(stripped.rfind(" "), stripped.rfind("\t")) + 1
             last = stripped[at:]
-            head = stripped[:at]
-            if ":" in head or "*" in head or not (last == "*" or _RESULT.fullmatch(last)):
+            if last == "*" or _RESULT.fullmatch(last):
+                if _MAY_END.search(stripped, 0, at):
+                    return False
+                if commented and len(line.rstrip()) != start + len(stripped):
+                    return False  # a comment after the termination belongs to the game's end
+                game = self.game
+                game.termination = last
+                game.termination_line, game.termination_column = number, start + at + 1
+            elif _MAY_END.search(stripped):
+                # A `:` inside a word that starts with a letter (Rivals' `up:R4`, Roll &
+                # Write's `Ada:R3`) cannot end the game; one that may is read as usual.
                 return False
-            if commented and len(line.rstrip()) != start + len(stripped):
-                return False  # a comment after the termination belongs to the game's end
-            game = self.game
-            game.termination = last
-            game.termination_line, game.termination_column = number, start + at + 1
         deferred = self.deferred
         assert deferred is not None
         if commented and deferred.comments is None:

@@ -157,6 +157,10 @@ def _express(record: GameRecord, index: int, variant: Variant[Any, Any]) -> Game
     result = variant.express_check(record, words[:-1])
     if result is None:
         return None
+    for name in record.tags:
+        meant = _KNOWN_FOLDED.get(name.casefold())
+        if meant is not None and meant != name:
+            return None  # a tag name in another case: full validation warns (_check_tag_case)
     tag = record.tags.get("Result")
     if tag is not None and tag.strip() != termination:
         return None

@@ -23,6 +23,19 @@ log = logging.getLogger(__name__)
 TITLES = {400: N_("Bad input"), 404: N_("Not found"), 405: N_("Method not allowed"),
           413: N_("Too large"), 415: N_("Unsupported media type"), 422: N_("Too long to replay"),
           429: N_("Too many requests"), 500: N_("Something went wrong")}
+#: What the site says in place of Werkzeug's own English descriptions, which a page in
+#: another language would show as they are (an error raised without a message of its own).
+DESCRIPTIONS = {
+    400: N_("The request could not be understood: check the link or the form, and try again."),
+    405: N_("This address does not answer this kind of request."),
+    413: N_("What was sent is larger than the site accepts: send a smaller file."),
+    414: N_("The address is too long for the site to read."),
+    415: N_("The site does not read what was sent in this form: send LCN text or JSON."),
+    422: N_("The request was understood, but it cannot be carried out as it is."),
+    429: N_("Too many requests from your address: please wait a little and try again."),
+    500: N_("The server failed on this request; it has been logged. Please try again, or "
+            "report the link."),
+}
 CODES = {400: "bad-input", 404: "not-found", 405: "method-not-allowed", 413: "too-large",
          415: "unsupported-media-type", 422: "too-long", 429: "rate-limited", 500: "internal-error"}
 
@@ -51,6 +64,10 @@ def error_response(status: int, message: str, *, code: str | None = None,
 def _http_error(exc: HTTPException) -> ResponseReturnValue:
     status = exc.code or 500
     message = exc.description or _(TITLES.get(status, N_("Error")))
+    if message == type(exc).description and status in DESCRIPTIONS and not wants_json():
+        # Werkzeug's own wording (nothing more precise was given): the site's, in the page's
+        # language (the API keeps its answers as they are, in English).
+        message = _(DESCRIPTIONS[status])
     if status == 404 and message.startswith("The requested URL was not found"):
         message = _("There is no page at %(path)s: check the link, or start from the home page.",
                     path=request.path)

@@ -25,6 +25,8 @@ from marshmallow import (
 
 from lcn.model import SUFFIX_GLYPHS
 
+from .i18n import N_, gettext
+
 #: Limits of the annotation form, per field.
 MAX_COMMENT_LENGTH = 4000
 MAX_ANNOTATOR_LENGTH = 200
@@ -60,7 +62,8 @@ class _Text(fields.String):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
         if len(text) > self.max_length:
-            raise ValidationError(f"is too long ({len(text)} characters; at most {self.max_length})")
+            raise ValidationError(gettext("is too long (%(count)s characters; at most %(most)s)",
+                                          count=len(text), most=self.max_length))
         return text
 
 
@@ -88,8 +91,9 @@ class _Glyph(fields.String):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         glyph = super()._deserialize(value, attr, data, **kwargs).strip()
         if glyph and glyph not in SUFFIX_GLYPHS:
-            raise ValidationError(f"has an unknown glyph {glyph[:20]!r}: expected one of "
-                                  f"{', '.join(SUFFIX_GLYPHS)} or none")
+            raise ValidationError(gettext("has an unknown glyph %(glyph)s: expected one of "
+                                          "%(glyphs)s or none", glyph=repr(glyph[:20]),
+                                          glyphs=", ".join(SUFFIX_GLYPHS)))
         return glyph
 
 
@@ -109,17 +113,20 @@ class _Number(fields.Integer):
         if text == "":
             return None
         if not (text.isascii() and text.isdigit()) or len(text) > MAX_NUMBER_DIGITS:
-            raise ValidationError(f"must be a whole number (at most {MAX_NUMBER_DIGITS} digits "
-                                  f"0-9), not {text[:20]!r}")
+            raise ValidationError(gettext("must be a whole number (at most %(digits)s digits "
+                                          "0-9), not %(value)s", digits=MAX_NUMBER_DIGITS,
+                                          value=repr(text[:20])))
         number = int(text)
         if number < self.minimum:
-            raise ValidationError(f"must be {self.minimum} or more, not {number}")
+            raise ValidationError(gettext("must be %(minimum)s or more, not %(number)s",
+                                          minimum=self.minimum, number=number))
         return number
 
 
 def _one_of_formats(value: str) -> None:
     if value not in ("", *FORMATS):
-        raise ValidationError(f"must be one of {', '.join(FORMATS)}, not {value[:20]!r}")
+        raise ValidationError(gettext("must be one of %(formats)s, not %(value)s",
+                                      formats=", ".join(FORMATS), value=repr(value[:20])))
 
 
 class AnnotationFormSchema(Schema):
@@ -187,7 +194,8 @@ class AnnotationFormSchema(Schema):
                 problems[name] = [str(message) for message in exc.messages]
         turn = data.get("turn")
         if turn is not None and self.turns is not None and turn > self.turns:
-            problems["turn"] = [f"names turn {turn}, but the game has {self.turns} turns"]
+            problems["turn"] = [gettext("names turn %(turn)s, but the game has %(turns)s turns",
+                                        turn=turn, turns=self.turns)]
         if problems:
             raise ValidationError(problems)
 
@@ -216,15 +224,30 @@ class AnnotationFormSchema(Schema):
         raise AnnotationError("; ".join(problems)) from None
 
 
+#: marshmallow's own messages (English), as the site says them: a field's problem is shown to
+#: the person who filled the form, in the page's language.
+MARSHMALLOW_MESSAGES = {
+    "Missing data for required field.": N_("is missing: it is required"),
+    "Field may not be null.": N_("may not be empty"),
+    "Not a valid string.": N_("is not text"),
+    "Not a valid integer.": N_("is not a whole number"),
+    "Not a valid number.": N_("is not a number"),
+    "Invalid input type.": N_("is not a form"),
+}
+
+
 def _problem(name: str, message: Any, turns: int | None) -> str:
     if message == "Unknown field.":
         kind, _, number = name.partition("-")
         if kind in AnnotationFormSchema.per_turn and number.isascii() and number.isdigit():
-            return f"the field {name[:40]} names turn {number[:20]}, but the game has {turns} turns"
-        return f"unknown field {name[:40]!r} in the annotation form"
+            return gettext("the field %(name)s names turn %(number)s, but the game has %(turns)s "
+                           "turns", name=name[:40], number=number[:20], turns=turns)
+        return gettext("unknown field %(name)s in the annotation form", name=repr(name[:40]))
+    if isinstance(message, str) and message in MARSHMALLOW_MESSAGES:
+        message = gettext(MARSHMALLOW_MESSAGES[message])
     if name == "_schema":
         return str(message)
-    return f"the field {name} {message}"
+    return gettext("the field %(name)s %(problem)s", name=name, problem=message)
 
 
 def _first_values(form: Any) -> dict[str, Any]:
@@ -270,14 +293,16 @@ class ReplayQuerySchema(Schema):
     turn = fields.Integer(metadata={"description": "the turn to open at (0: before the first)"})
 
     #: What the refusal of a bad argument says was expected.
-    expected = "a whole number"
+    expected = N_("a whole number")
 
     def handle_error(self, error: ValidationError, data: Any, *, many: bool, **kwargs: Any) -> None:
         """The first bad argument, as ``?name=value: expected ...``: raised as QueryError."""
         messages = error.messages if isinstance(error.messages, dict) else {}
         name = next(iter(messages), "")
         value = data.get(name, "") if isinstance(data, dict) else ""
-        raise QueryError(f"?{name}={str(value)[:40]}: expected {self.expected}") from None
+        raise QueryError(gettext("%(argument)s: expected %(expected)s",
+                                 argument=f"?{name}={str(value)[:40]}",
+                                 expected=gettext(self.expected))) from None
 
 
 class LinkQuerySchema(ReplayQuerySchema):
@@ -288,7 +313,7 @@ class LinkQuerySchema(ReplayQuerySchema):
     turn = fields.Integer(validate=validate.Range(min=0), metadata={
         "description": "the turn to open at (0: before the first)"})
 
-    expected = "a whole number, 0 or more"
+    expected = N_("a whole number, 0 or more")
 
 
 class QueryError(ValueError):

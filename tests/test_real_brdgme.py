@@ -28,7 +28,9 @@ REAL = Path(__file__).resolve().parent / "data" / "real"
 GO = REAL / "brdg.me"
 RUST = REAL / "brdgme"
 
-GO_LOGS = sorted(p for p in GO.glob("*.txt"))
+# The logs as brdg.me renders them (the command line's transcripts, ``*.cli.txt``, and the
+# mailboxes have tests of their own).
+GO_LOGS = sorted(p for p in GO.glob("*.txt") if not p.name.endswith(".cli.txt"))
 RUST_LOGS = sorted(RUST.glob("*.repl.txt.gz"))
 ALL_LOGS = GO_LOGS + RUST_LOGS
 

@@ -35,7 +35,7 @@ from importlib import metadata
 from typing import IO, Any
 
 from ..diagnostics import Diagnostic, Severity
-from ..messages import msg
+from ..messages import Message, msg
 from ..model import GameRecord
 from ..validate import GameReport, validate_games
 from .base import (
@@ -130,15 +130,20 @@ def get_importer(name: str) -> Importer:
 
 
 def formats() -> list[tuple[str, str]]:
-    """The formats that can be read, as ``(name, title)``, built-in ones first."""
+    """The formats that can be read, as ``(name, title)``, built-in ones first.
+
+    The titles are messages, said in a reader's language where the catalog has them (a
+    format from another package keeps its own wording).
+    """
     _load()
-    return [(importer.name, importer.title) for importer in _REGISTRY.values()]
+    return [(importer.name, Message(importer.title)) for importer in _REGISTRY.values()]
 
 
 def output_formats() -> list[tuple[str, str]]:
     """The formats games can be written in, as ``(name, title)``."""
     _load()
-    return [(importer.name, importer.title) for importer in _REGISTRY.values() if importer.writes]
+    return [(importer.name, Message(importer.title)) for importer in _REGISTRY.values()
+            if importer.writes]
 
 
 @dataclass
@@ -181,7 +186,9 @@ class InputTooLarge(ImportError_):
 
 
 def _size(count: int) -> str:
-    return f"{count // 1024**2} MiB" if count % 1024**2 == 0 else f"{count} bytes"
+    if count % 1024**2 == 0:
+        return msg("{count} MiB", count=count // 1024**2)
+    return msg("{count} bytes", count=count)
 
 
 def read_limited(stream: IO[bytes], limit: int = MAX_INPUT) -> bytes:

@@ -36,10 +36,13 @@ What the real programs print (tests/data/real, made by the programs themselves) 
 as it is: terminal colour codes are left out; a stamp before an entry is skipped (brdg.me's
 Go ``01 Mar 16 22:21 UTC:``, brdgme's Rust ``2018-03-01 09:00:00.123456789 -``, ``[12:04]``,
 ``2017-03-01 12:04``); names lose their decoration (``<Mick>``, ``• Mick``); the separator
-lines of brdgme's web page (``- 2018-3-1, 9:00 AM -``) are blank lines. brdgme's REPL output
-is recognised by its opening and read by its stamps, as the REPL prints its entries without
-line breaks between them and draws its board after them (:func:`repl_entries`); it shows
-both players' private lines, so it gives both deals and every draw.
+lines of brdgme's web page (``- 2018-3-1, 9:00 AM -``, ``- Thu, 9:00 AM -``, ...) are blank
+lines. brdgme's REPL output is recognised by its opening and read by its stamps, as the REPL
+prints its entries without line breaks between them and draws its board after them
+(:func:`repl_entries`); it shows both players' private lines, so it gives both deals and every
+draw. The HTML of brdgme's web page log panel is read entry by entry (:func:`web_entries`);
+brdg.me's e-mails (a mailbox) and its command line's output by the log under ``Since last
+time:`` in each e-mail or section (:mod:`.brdgme_mail`, :func:`mail_entries`).
 
 brdgme's engine does not log a round's last draw (the pile runs out and it logs the round's
 end in its place): a scored round whose last placement has no draw, with one card left,
@@ -52,14 +55,17 @@ Cities and is refused with a clear message.
 
 from __future__ import annotations
 
+import html
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
+from ..messages import msg, template
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_5, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
+from .brdgme_mail import MailLine, cli_lines, is_cli_transcript, is_mailbox, mail_lines
 from .common import CLASSIC, GameBuilder
 
 CARD = r"[RGWBY](?:X|10|[2-9])"
@@ -71,8 +77,12 @@ _STAMP = re.compile(r"(?:\[[^\]]{1,40}\]\s*"
                     r"|\d\d?:\d\d(?::\d\d)?\s*(?:[-|]\s+)?|[-*•]\s+)")
 #: The colour codes of a terminal (brdg.me's command line and brdgme's REPL print them).
 _ANSI = re.compile(r"\x1b\[[0-9;?]*+[A-Za-z]")
-#: The separator brdgme's web page puts between entries (``- 2018-3-1, 9:00 AM -``).
-_SEPARATOR = re.compile(r"-[ \t]++\d{4}-\d\d?-\d\d?,[ \t]++\d\d?:\d\d(?::\d\d)?(?:[ \t]++[AP]M)?[ \t]++-")
+#: The separator brdgme's web page puts before an entry logged more than ten minutes after
+#: the one before (brdgme/web ``renderLogs``): the time in moment's ``h:mm A``, after the day
+#: as ``ddd`` (this week), ``MMM D`` (this year) or ``YYYY-M-D`` (before):
+#: ``- 9:00 AM -``, ``- Thu, 9:00 AM -``, ``- Mar 1, 9:00 AM -``, ``- 2018-3-1, 9:00 AM -``.
+_SEPARATOR = re.compile(r"-[ \t]++(?:(?:\d{4}-\d\d?-\d\d?|[A-Z][a-z]{2}(?: \d\d?)?),[ \t]++)?"
+                        r"\d\d?:\d\d(?::\d\d)?(?:[ \t]++[AP]M)?[ \t]++-")
 #: brdgme's REPL stamps each entry with the time, to the nanosecond, and prints the entries of
 #: one command one after the other without a line break between them.
 _REPL_STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,9})? - ")
@@ -169,9 +179,10 @@ def _entry(kind: str, groups: tuple[str | None, ...], number: int, column: int,
 
 
 def _unknown(text: str) -> str:
-    return (f"`{shown(text)}` is not a brdg.me Lost Cities log entry or command (expected e.g. "
-            "`Mick played R5`, `Mick drew a card, 23 remaining`, `You drew B4`, `Starting round 2`, "
-            "or a command `play R5`, `discard GX`, `draw`, `take Y`)")
+    return msg("`{shown}` is not a brdg.me Lost Cities log entry or command (expected e.g. "
+               "`Mick played R5`, `Mick drew a card, 23 remaining`, `You drew B4`, "
+               "`Starting round 2`, or a command `play R5`, `discard GX`, `draw`, `take Y`)",
+               shown=shown(text))
 
 
 class _Shown:
@@ -305,11 +316,142 @@ def repl_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
     return entries, problems
 
 
+#: One entry of the log panel of brdgme's web page (brdgme/web ``renderLogs``), as React
+#: renders it and the browser's DOM holds it: the separator (``<div class="log-time">``) or an
+#: empty ``<div>``, then the entry's HTML as brdgme's API renders its markup (``<b>``,
+#: ``<span style=...>``, the text escaped).
+_WEB_ENTRY = re.compile(r'<div class="game-log-entry">\s*+(?:<div class="log-time">([^<]*+)</div>'
+                        r'|<div></div>)\s*+<div>((?:[^<]|<(?!/?div\b))*+)</div>\s*+</div>')
+_WEB_MARK = '<div class="game-log-entry">'
+#: A tag, a character reference, or one character of text.
+_HTML_TOKEN = re.compile(r"<[^<>]*+>|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});|[^<&]+|[<&]",
+                         re.S)
+
+
+def is_web_page(text: str) -> bool:
+    """Whether the text is the HTML of the log panel of brdgme's web page."""
+    return _WEB_MARK in text[:100000]
+
+
+def _html_text(text: str, start: int, end: int) -> tuple[str, list[int]]:
+    """The text of ``text[start:end]`` as a browser shows it: its tags left out, its
+    character references replaced, each run of white space one space (a page saved with its
+    lines broken reads as the page); and for each character the place in ``text`` it comes
+    from."""
+    parts: list[str] = []
+    places: list[int] = []
+    for token in _HTML_TOKEN.finditer(text, start, end):
+        piece = token.group()
+        if piece[0] == "<" and len(piece) > 1:
+            continue
+        if piece[0] == "&" and len(piece) > 1:
+            parts.append(html.unescape(piece))
+            places.append(token.start())
+            continue
+        for offset, char in enumerate(piece, token.start()):
+            if char in " \t\r\n\f":
+                if parts and parts[-1] == " ":
+                    continue
+                char = " "
+            parts.append(char)
+            places.append(offset)
+    return "".join(parts), places
+
+
+def web_entries(text: str) -> tuple[list[Entry], list[Diagnostic]]:
+    """The log entries of brdgme's web page, from the HTML of its log panel.
+
+    Each ``game-log-entry`` holds a separator or nothing, then one entry; both are read as
+    the lines of the copied text are (:func:`_parse`), on the text without tags, and every
+    place is that of the HTML as it is. What lies around the entries (the panel's players,
+    ratings and actions) is the page's own and is not read; an entry the pattern does not
+    take whole (cut off, or edited into other markup) is an error at its place.
+    """
+    entries: list[Entry] = []
+    problems: list[Diagnostic] = []
+    line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def place(offset: int) -> tuple[int, int]:
+        line = bisect_right(line_starts, offset)
+        return line, offset - line_starts[line - 1] + 1
+
+    def read(start: int, end: int) -> None:
+        shown_text, places = _html_text(text, start, end)
+        if not places:
+            places = [start]
+        parsed = _parse(0, shown_text)
+        if parsed is None:
+            return
+        column, length = (parsed[1], parsed[2]) if isinstance(parsed, tuple) else \
+            (parsed.column, parsed.length)
+        first = places[min(column - 1, len(places) - 1)]
+        last = places[min(column + length - 2, len(places) - 1)]
+        line, raw_column = place(first)
+        raw_length = max(last - first + 1, 1)
+        if isinstance(parsed, tuple):
+            problems.append(note("brdgme-syntax", parsed[0], Severity.ERROR, line=line,
+                                 column=raw_column, length=raw_length))
+        else:
+            parsed.line, parsed.column, parsed.length = line, raw_column, raw_length
+            entries.append(parsed)
+
+    position = text.find(_WEB_MARK)
+    while position >= 0:
+        following = text.find(_WEB_MARK, position + 1)
+        m = _WEB_ENTRY.match(text, position)
+        if m is None:
+            # Not an entry as the page writes it: what it holds is read as an entry would be,
+            # so the message names the text that is wrong, at its place.
+            before = len(problems)
+            read(position + len(_WEB_MARK), following if following >= 0 else len(text))
+            if len(problems) == before:
+                line, column = place(position)
+                problems.append(note("brdgme-syntax", _unknown(shown(text[position:position + 60])),
+                                     Severity.ERROR, line=line, column=column,
+                                     length=len(_WEB_MARK)))
+            break
+        if m.group(1) is not None:
+            read(m.start(1), m.end(1))
+        read(m.start(2), m.end(2))
+        position = following
+    return entries, problems
+
+
+def mail_entries(lines: list[MailLine]) -> tuple[list[Entry], list[Diagnostic]]:
+    """The log entries of brdg.me's e-mails (a mailbox, or one e-mail) or of its command
+    line's output: the lines under ``Since last time:`` (:mod:`.brdgme_mail`), read as the
+    lines of a log are, each placed in the file as it is."""
+    entries: list[Entry] = []
+    problems: list[Diagnostic] = []
+    for mail_line in lines:
+        parsed = _parse(0, mail_line.text)
+        if mail_line.stray:  # where only a stamped message can be
+            shown_text = _ANSI.sub("", mail_line.text)
+            line, column, length = mail_line.where(1, len(mail_line.text))
+            problems.append(note("brdgme-syntax", _unknown(shown_text.strip()), Severity.ERROR,
+                                 line=line, column=column, length=length))
+            continue
+        if parsed is None:
+            continue
+        column, length = (parsed[1], parsed[2]) if isinstance(parsed, tuple) else \
+            (parsed.column, parsed.length)
+        line, raw_column, raw_length = mail_line.where(column, length)
+        if isinstance(parsed, tuple):
+            problems.append(note("brdgme-syntax", parsed[0], Severity.ERROR, line=line,
+                                 column=raw_column, length=raw_length))
+        else:
+            parsed.line, parsed.column, parsed.length = line, raw_column, raw_length
+            entries.append(parsed)
+    return entries, problems
+
+
 class BrdgmeImporter(Importer):
     name = "brdgme"
-    title = "brdg.me log or commands"
+    title = template("brdg.me log or commands")
 
     def detect(self, text: str) -> float:
+        if is_mailbox(text) or is_web_page(text) or is_cli_transcript(text):
+            return 0.95
         if is_repl(text):
             head = text[:20000]
             return 0.95 if _REPL_STAMP.search(_ANSI.sub("", head)) is not None else 0.5
@@ -329,6 +471,15 @@ class BrdgmeImporter(Importer):
         problems: list[Diagnostic] = []
         if is_repl(text):
             entries, problems = repl_entries(text)
+        elif is_mailbox(text):
+            entries, problems = mail_entries(mail_lines(text))
+        elif is_cli_transcript(text):
+            read, checked = cli_lines(text)
+            entries, problems = mail_entries(read)
+            problems += mail_entries(checked)[1]
+            problems.sort(key=lambda d: (d.line or 0, d.column or 0))
+        elif is_web_page(text):
+            entries, problems = web_entries(text)
         else:
             for number, line in enumerate(text.split("\n"), 1):
                 parsed = _parse(number, line)
@@ -341,7 +492,7 @@ class BrdgmeImporter(Importer):
         if problems:
             raise syntax_error(self.name, problems)
         if not entries:
-            raise syntax_error(self.name, [note("brdgme-syntax", "no log entry or command found",
+            raise syntax_error(self.name, [note("brdgme-syntax", msg("no log entry or command found"),
                                                 Severity.ERROR)])
         kinds = {e.kind == "command" for e in entries}
         if len(kinds) == 2:
@@ -349,8 +500,10 @@ class BrdgmeImporter(Importer):
             first_command = next(e for e in entries if e.kind == "command")
             later = max(first_log, first_command, key=lambda e: e.line)
             raise syntax_error(self.name, [note(
-                "brdgme-syntax", f"log entries (line {first_log.line}) and typed commands (line "
-                f"{first_command.line}) are mixed: give one or the other", Severity.ERROR,
+                "brdgme-syntax", msg("log entries (line {log}) and typed commands (line "
+                                     "{command}) are mixed: give one or the other",
+                                     log=first_log.line, command=first_command.line),
+                Severity.ERROR,
                 line=later.line, column=later.column, length=later.length)])
         return _Match(entries, commands=True in kinds).convert()
 
@@ -382,9 +535,11 @@ class _Match:
         if name in self.players:
             return
         if len(self.players) == 2:
-            self.fail(entry, f"a third player, {shown(name)!r} (the others are {self.players[0]} and "
-                      f"{self.players[1]}): brdgme's 3-player game is not classic Lost Cities "
-                      "(hands of 7, expedition cost 15, bonus at 7 cards) and has no LCN record")
+            self.fail(entry, msg("a third player, '{name}' (the others are {first} and "
+                                 "{second}): brdgme's 3-player game is not classic Lost Cities "
+                                 "(hands of 7, expedition cost 15, bonus at 7 cards) and has no "
+                                 "LCN record", name=shown(name), first=self.players[0],
+                                 second=self.players[1]))
             raise _Stop
         self.players.append(name)
 
@@ -406,7 +561,7 @@ class _Match:
         if self.problems:
             raise syntax_error("brdgme", self.problems)
         if not self.records:
-            raise syntax_error("brdgme", [note("brdgme-log", "the log holds no turn",
+            raise syntax_error("brdgme", [note("brdgme-log", msg("the log holds no turn"),
                                                           Severity.ERROR)])
         match = f"{self.players[0]} vs {self.players[1]} (brdg.me)"
         for record in self.records:
@@ -429,9 +584,10 @@ class _Match:
             owner = entry if entry.kind in ("deal", "draw") else None
             if entry.kind == "deal":
                 if entry.count != CLASSIC_5.hand_size:
-                    self.fail(entry, f"{entry.name} is dealt {entry.count} cards: a 2-player game "
-                              f"deals {CLASSIC_5.hand_size} (brdgme's 3-player game deals 7 and "
-                              "is not classic Lost Cities)")
+                    self.fail(entry, msg("{name} is dealt {count} cards: a 2-player game "
+                                         "deals {size} (brdgme's 3-player game deals 7 and "
+                                         "is not classic Lost Cities)", name=entry.name,
+                                         count=entry.count, size=CLASSIC_5.hand_size))
                     raise _Stop
             elif entry.kind == "scored":
                 assert entry.name is not None
@@ -444,8 +600,9 @@ class _Match:
             if entries:
                 where = entries[0]
                 self.diagnostics.append(note(
-                    "not-carried", f"round {number or len(self.records) + 1} has no turn in the "
-                    "log; it is left out", Severity.WARNING, line=where.line, column=where.column))
+                    "not-carried", msg("round {number} has no turn in the log; it is left out",
+                                       number=number or len(self.records) + 1),
+                    Severity.WARNING, line=where.line, column=where.column))
             return
         chunks = self.split(actions)
         first = number if number is not None else len(self.records) + 1
@@ -482,30 +639,39 @@ class _Match:
         if known:
             drawn.cards = unseen
         actions.append(drawn)
-        verb = "playing" if last.verb == "played" else "discarding"
+        card = brdgme_card(last.card or "")
+        if last.verb == "played":
+            step = msg("{name} playing {card}", name=last.name, card=card)
+        else:
+            step = msg("{name} discarding {card}", name=last.name, card=card)
+        which = (msg(", {card} (the one card of the deck the log does not show elsewhere)",
+                     card=brdgme_card(unseen[0])) if known
+                 else msg(" (which card is not in the log)"))
         self.diagnostics.append(note(
-            "inferred", f"the log goes from {last.name} {verb} {brdgme_card(last.card or '')} "
-            "to the round's scores: brdgme ends a round when the draw pile runs out without "
-            f"logging that last draw, so {last.name} drew the last card"
-            + (f", {brdgme_card(unseen[0])} (the one card of the deck the log does not show "
-               "elsewhere)" if known else " (which card is not in the log)"),
+            "inferred", msg("the log goes from {step} to the round's scores: brdgme ends a "
+                            "round when the draw pile runs out without logging that last draw, "
+                            "so {name} drew the last card{which}", step=step, name=last.name,
+                            which=which),
             Severity.INFO, line=where.line, column=where.column, length=where.length))
 
     def private(self, entry: Entry, owner: Entry | None, deal: dict[str, list[str]]) -> None:
         if owner is None:
-            self.fail(entry, "`You drew ...` must follow the entry of the draw it shows "
-                      "(`... drew a card, N remaining` or `... drew 8 cards, N remaining`)")
+            self.fail(entry, msg("`You drew ...` must follow the entry of the draw it shows "
+                                 "(`... drew a card, N remaining` or `... drew 8 cards, N "
+                                 "remaining`)"))
             return
         name = owner.name
         assert name is not None
         # A player's own log shows their private lines; brdgme's REPL shows everyone's.
         if owner.kind == "deal":
             if len(entry.cards) != owner.count:
-                self.fail(entry, f"{name} was dealt {owner.count} cards but `You drew` lists "
-                          f"{len(entry.cards)}")
+                self.fail(entry, msg("{name} was dealt {count} cards but `You drew` lists "
+                                     "{listed}", name=name, count=owner.count,
+                                     listed=len(entry.cards)))
             deal[name] = entry.cards
         elif len(entry.cards) != 1:
-            self.fail(entry, f"a draw of one card, but `You drew` lists {len(entry.cards)}")
+            self.fail(entry, msg("a draw of one card, but `You drew` lists {listed}",
+                                 listed=len(entry.cards)))
         else:
             owner.cards = entry.cards
 
@@ -542,8 +708,8 @@ class _Match:
               scores: dict[str, Entry]) -> None:
         start = self.starter(actions[0])
         if len(self.players) < 2:
-            self.fail(actions[0], f"only one player ({self.players[0]}) appears in the log; a game "
-                      "needs both")
+            self.fail(actions[0], msg("only one player ({name}) appears in the log; a game "
+                                      "needs both", name=self.players[0]))
             raise _Stop
         seats = [self.players[start], self.players[1 - start]]
         builder = GameBuilder(len(self.records) + 1, line=actions[0].line)
@@ -559,34 +725,38 @@ class _Match:
         for entry in actions:
             mover = seats[builder.turns % 2]
             if entry.name is not None and entry.name != mover:
-                self.fail(entry, f"it is {mover}'s turn, but this entry is {entry.name}'s")
+                self.fail(entry, msg("it is {mover}'s turn, but this entry is {name}'s",
+                                     mover=mover, name=entry.name))
                 return
             if entry.kind == "place" or entry.verb in ("play", "discard"):
                 if half is not None:
-                    self.fail(entry, f"{mover} places a second card before drawing (the first "
-                              f"is on line {half.line})")
+                    self.fail(entry, msg("{mover} places a second card before drawing (the "
+                                         "first is on line {line})", mover=mover,
+                                         line=half.line))
                     return
                 half = entry
                 continue
             if half is None:
-                self.fail(entry, f"{mover} draws without having played or discarded a card")
+                self.fail(entry, msg("{mover} draws without having played or discarded a card",
+                                     mover=mover))
                 return
             self.turn(builder, half, entry, mover)
             half = None
             if entry.kind == "draw" or entry.verb == "draw":
                 self.last_drawer = mover
         if half is not None:
-            builder.warn("not-carried", f"the log ends in the middle of {seats[builder.turns % 2]}'s "
-                         "turn (a card placed, no draw yet); LCN records whole turns, so that half "
-                         "turn is left out", half.span)
+            builder.warn("not-carried", msg("the log ends in the middle of {name}'s turn (a "
+                                            "card placed, no draw yet); LCN records whole "
+                                            "turns, so that half turn is left out",
+                                            name=seats[builder.turns % 2]), half.span)
         if scores:
             if set(scores) == set(seats):
                 builder.stated = [scores[seats[0]].score, scores[seats[1]].score]
                 builder.stated_span = scores[seats[0]].span
             else:
                 where = next(iter(scores.values()))
-                builder.warn("not-carried", "the round's scores name other players than the "
-                             "round's; they were not used", where.span)
+                builder.warn("not-carried", msg("the round's scores name other players than "
+                                                "the round's; they were not used"), where.span)
         self.records.append(builder.finish())
         self.score_totals(builder, scores)
         self.sources.append(builder.source)
@@ -603,8 +773,11 @@ class _Match:
             if draw.kind == "take":
                 top = card if discard and card[0] == colour else builder.top(colour)
                 if top is not None and top != draw.card:  # an empty pile: the validator says so
-                    builder.warn("log-mismatch", f"{mover} took {draw.card}, but the top card of "
-                                 f"the {COLOUR_NAMES[colour]} discard pile is {top}", draw.span,
+                    builder.warn("log-mismatch", msg("{mover} took {card}, but the top card of "
+                                                     "the {colour} discard pile is {top}",
+                                                     mover=mover, card=draw.card,
+                                                     colour=COLOUR_NAMES[colour], top=top),
+                                 draw.span,
                                  Severity.ERROR)
             target = colour
         else:
@@ -613,8 +786,10 @@ class _Match:
                 drawn = draw.cards[0]
         builder.turn(discard, card, target, drawn, place=place.span, draw_span=draw.span)
         if draw.left is not None and draw.left != builder.cards_left:
-            builder.warn("log-mismatch", f"the log says {draw.left} cards remain, but counting the "
-                         f"draws there are {builder.cards_left}: lines are missing or repeated",
+            builder.warn("log-mismatch", msg("the log says {left} cards remain, but counting "
+                                             "the draws there are {counted}: lines are missing "
+                                             "or repeated", left=draw.left,
+                                             counted=builder.cards_left),
                          draw.span, Severity.ERROR)
 
     def score_totals(self, builder: GameBuilder, scores: dict[str, Entry]) -> None:
@@ -627,8 +802,10 @@ class _Match:
             self.totals[name] = self.totals.get(name, 0) + points
             entry = scores.get(name)
             if entry is not None and entry.total != self.totals[name]:
-                builder.warn("log-mismatch", f"the log says {name} is now on {entry.total}, but the "
-                             f"rounds so far add up to {self.totals[name]}", entry.span)
+                builder.warn("log-mismatch", msg("the log says {name} is now on {total}, but "
+                                                 "the rounds so far add up to {sum}", name=name,
+                                                 total=entry.total, sum=self.totals[name]),
+                             entry.span)
 
 
 IMPORTER = BrdgmeImporter()

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 
 from .. import jsonform
 from ..diagnostics import Diagnostic, Severity
-from ..messages import msg
+from ..messages import msg, template
 from ..model import GameRecord
 from .base import Conversion, Importer, SourceMap, note, syntax_error
 
 
 class JSONImporter(Importer):
     name = "json"
-    title = "LCN records as JSON"
+    title = template("LCN records as JSON")
     writes = True
 
     def detect(self, text: str) -> float:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from ..diagnostics import Diagnostic
+from ..messages import template
 from ..model import GameRecord
 from ..reader import Reader
 from ..writer import write_game
@@ -28,7 +29,7 @@ _CLASSIC_WORD = re.compile(r"(?:\d+\.+)?x?[YBWGRPO](?:10|[2-9]|w)/(?:[dD](?:=[YB
 
 class LCNImporter(Importer):
     name = "lcn"
-    title = "LCN (Lost Cities Notation)"
+    title = template("LCN (Lost Cities Notation)")
     writes = True
 
     def detect(self, text: str) -> float:

@@ -45,13 +45,15 @@ import re
 import struct
 from dataclasses import dataclass
 
+from ..describe import card_words
 from ..diagnostics import Diagnostic, Severity
+from ..messages import join, msg, template
 from ..model import GameRecord
 from ..validate import validate_record
 from ..variants.classic import CLASSIC_5, CLASSIC_6, COLOUR_NAMES, ClassicConfig, parse_cards, parse_move
 from . import houserules
 from .base import Conversion, ExportError, Importer, SourceMap, Span, note, shown, syntax_error
-from .common import CLASSIC, GameBuilder, card_words
+from .common import CLASSIC, GameBuilder
 
 VERSION = 3
 VIEWER = "https://metapyziks.github.io/lost-cities/#"
@@ -96,8 +98,8 @@ class _Bytes:
 
     def take(self, size: int, what: str) -> bytes:
         if self.at + size > len(self.data):
-            raise Damaged(f"the string ends at byte {len(self.data)}, in the middle of {what}",
-                          len(self.data))
+            raise Damaged(msg("the string ends at byte {size}, in the middle of {what}",
+                              size=len(self.data), what=what), len(self.data))
         chunk = self.data[self.at:self.at + size]
         self.at += size
         return chunk
@@ -110,15 +112,16 @@ class _Bytes:
         return value
 
     def cards(self, what: str, colours: int) -> list[str]:
-        count = self.u8(f"the count of {what}")
+        count = self.u8(msg("the count of {what}", what=what))
         cards = []
         for _ in range(count):
             offset = self.at
             byte = self.u8(what)
             colour, value = byte >> 4, byte & 15
             if colour not in COLOURS or colour > colours or value == 1 or value > 10:
-                raise Damaged(f"byte 0x{byte:02x} in {what} is not a card of a {colours}-colour "
-                              f"game (colour 1-{colours} in the high half, value 0 or 2-10)", offset)
+                raise Damaged(msg("byte {byte} in {what} is not a card of a {colours}-colour "
+                                  "game (colour 1-{colours} in the high half, value 0 or 2-10)",
+                                  byte=f"0x{byte:02x}", what=what, colours=colours), offset)
             cards.append(COLOURS[colour] + ("w" if value == 0 else str(value)))
         return cards
 
@@ -128,40 +131,44 @@ def decode(text: str) -> GameString:
     try:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise Damaged(f"not base64 ({exc})", 0) from None
+        raise Damaged(msg("not base64 ({error})", error=str(exc)), 0) from None
     stream = _Bytes(data)
-    version = stream.u8("the version")
+    version = stream.u8(msg("the version"))
     if version != VERSION:
-        raise Damaged(f"version {version} game strings are not supported: this reader knows "
-                      f"version {VERSION}", 0)
-    colours = stream.u8("the colour count")
+        raise Damaged(msg("version {version} game strings are not supported: this reader knows "
+                          "version {known}", version=version, known=VERSION), 0)
+    colours = stream.u8(msg("the colour count"))
     if colours not in (5, 6):
-        raise Damaged(f"a game of {colours} colours: Lost Cities has 5 (or 6 with purple)", 1)
-    winner = stream.u8("the winner")
-    disqualified = stream.u8("the disqualified player")
-    for offset, value, what in ((2, winner, "winner"), (3, disqualified, "disqualified player")):
+        raise Damaged(msg("a game of {colours} colours: Lost Cities has 5 (or 6 with purple)",
+                          colours=colours), 1)
+    winner = stream.u8(msg("the winner"))
+    disqualified = stream.u8(msg("the disqualified player"))
+    for offset, value, what in ((2, winner, msg("the winner")),
+                                (3, disqualified, msg("the disqualified player"))):
         if value not in _PLAYER:
-            raise Damaged(f"the {what} is {value}: expected 0 (none), 1 or 2", offset)
+            raise Damaged(msg("{what} is {value}: expected 0 (none), 1 or 2", what=what,
+                              value=value), offset)
     scores = None
     if disqualified:
-        scores = (stream.i32("player 1's score"), stream.i32("player 2's score"))
+        scores = (stream.i32(msg("player 1's score")), stream.i32(msg("player 2's score")))
     first_at = stream.at
-    first = stream.u8("the player to move first")
+    first = stream.u8(msg("the player to move first"))
     if first not in (1, 2):
-        raise Damaged(f"the player to move first is {first}: expected 1 or 2", first_at)
-    deck = stream.cards("the deck", colours)
-    discards = stream.cards("the discard piles", colours)
-    exp1 = stream.cards("player 1's expeditions", colours)
-    hand1 = stream.cards("player 1's hand", colours)
-    exp2 = stream.cards("player 2's expeditions", colours)
-    hand2 = stream.cards("player 2's hand", colours)
+        raise Damaged(msg("the player to move first is {first}: expected 1 or 2", first=first),
+                      first_at)
+    deck = stream.cards(msg("the deck"), colours)
+    discards = stream.cards(msg("the discard piles"), colours)
+    exp1 = stream.cards(msg("player 1's expeditions"), colours)
+    hand1 = stream.cards(msg("player 1's hand"), colours)
+    exp2 = stream.cards(msg("player 2's expeditions"), colours)
+    hand2 = stream.cards(msg("player 2's hand"), colours)
     count_at = stream.at
-    count = stream.i32("the action count")
+    count = stream.i32(msg("the action count"))
     if count < 0 or count > len(data) - stream.at:
-        raise Damaged(f"the string says it holds {count} actions but has "
-                      f"{len(data) - stream.at} bytes left", count_at)
+        raise Damaged(msg("the string says it holds {count} actions but has {left} bytes left",
+                          count=count, left=len(data) - stream.at), count_at)
     offsets = list(range(stream.at, stream.at + count))
-    actions = list(stream.take(count, "the actions"))
+    actions = list(stream.take(count, msg("the actions")))
     return GameString(version, colours, winner, disqualified, scores, first, deck, discards,
                       (exp1, exp2), (hand1, hand2), actions, offsets, len(data) - stream.at)
 
@@ -237,16 +244,16 @@ def _summary(data: object, line: int, column: int, text: str
              ) -> tuple[_Source | None, Diagnostic | None]:
     """A GameSummary object: its game string, or the problem with it."""
     if not isinstance(data, dict):
-        return None, _problem("a game summary is not a JSON object", line, column)
+        return None, _problem(msg("a game summary is not a JSON object"), line, column)
     replay = data.get("Replay")
     if not isinstance(replay, str):
-        return None, _problem("a game summary has no \"Replay\" string (the game string)",
+        return None, _problem(msg("a game summary has no \"Replay\" string (the game string)"),
                               line, column)
     unknown = [key for key in data if key not in _SUMMARY_FIELDS]
     if unknown:
         at = text.find(f'"{unknown[0]}"')
-        return None, _problem(f"`{shown(unknown[0])}` is not a field of the runner's game "
-                              "summaries", line, at + 1 if at >= 0 else column)
+        return None, _problem(msg("`{shown}` is not a field of the runner's game summaries",
+                                  shown=shown(unknown[0])), line, at + 1 if at >= 0 else column)
     return _Source(line, column, replay, data, text), None
 
 
@@ -258,23 +265,23 @@ def _json_sources(text: str) -> tuple[list[_Source], list[Diagnostic]]:
         line = getattr(exc, "lineno", 1)
         column = getattr(exc, "colno", 1)
         message = getattr(exc, "msg", str(exc))
-        return [], [_problem(f"the runner's --output file is not valid JSON ({message}): it is "
-                             "cut short or edited", line, column)]
+        return [], [_problem(msg("the runner's --output file is not valid JSON ({error}): it "
+                                 "is cut short or edited", error=message), line, column)]
     except RecursionError:
-        return [], [_problem("the JSON is nested too deeply", 1, 1)]
+        return [], [_problem(msg("the JSON is nested too deeply"), 1, 1)]
     if isinstance(data, dict) and "Replay" in data:
         summaries: object = [data]
     elif isinstance(data, dict) and "Summaries" in data:
         summaries = data["Summaries"]
         extra = [key for key in data if key not in ("Summaries", "Results")]
         if extra:
-            return [], [_problem(f"`{shown(extra[0])}` is not a field of the runner's --output "
-                                 "file (Summaries, Results)", 1, 1)]
+            return [], [_problem(msg("`{shown}` is not a field of the runner's --output file "
+                                     "(Summaries, Results)", shown=shown(extra[0])), 1, 1)]
     else:
-        return [], [_problem("JSON without \"Summaries\" or \"Replay\": not the runner's "
-                             "--output file", 1, 1)]
+        return [], [_problem(msg("JSON without \"Summaries\" or \"Replay\": not the runner's "
+                                 "--output file"), 1, 1)]
     if not isinstance(summaries, list):
-        return [], [_problem("\"Summaries\" is not a list", 1, 1)]
+        return [], [_problem(msg("\"Summaries\" is not a list"), 1, 1)]
     # The place of each "Replay" string, in order (its text may be escaped: \u002B).
     places = []
     at = counted = line_start = 0
@@ -312,28 +319,30 @@ def _console_sources(text: str) -> tuple[list[_Source], list[Diagnostic]]:
         if line.startswith("Game: "):
             value = line[len("Game: "):]
             if waiting is not None:
-                problems.append(_problem(f"game {games} has no `End:` line before the next "
-                                         "game starts", waiting, 1))
+                problems.append(_problem(msg("game {game} has no `End:` line before the next "
+                                             "game starts", game=games), waiting, 1))
             if value != str(games + 1):
-                problems.append(_problem(f"`{shown(line)}`: the runner numbers its games from 1 "
-                                         f"on; game {games + 1} was to come", number, 7,
-                                         len(value)))
+                problems.append(_problem(msg("`{shown}`: the runner numbers its games from 1 "
+                                             "on; game {game} was to come", shown=shown(line),
+                                             game=games + 1), number, 7, len(value)))
             games += 1
             waiting = number
         elif line.startswith("End: "):
             if waiting is None:
-                problems.append(_problem("an `End:` line without its `Game:` line", number, 1))
+                problems.append(_problem(msg("an `End:` line without its `Game:` line"),
+                                         number, 1))
             waiting = None
             body = line[len("End: "):]
             try:
                 data = json.loads(body)
             except ValueError as exc:
-                problems.append(_problem(f"the game summary is not valid JSON "
-                                         f"({getattr(exc, 'msg', exc)}): the line is cut short "
-                                         "or edited", number, 5 + getattr(exc, "colno", 1)))
+                problems.append(_problem(msg("the game summary is not valid JSON ({error}): "
+                                             "the line is cut short or edited",
+                                             error=str(getattr(exc, "msg", exc))),
+                                         number, 5 + getattr(exc, "colno", 1)))
                 continue
             except RecursionError:
-                problems.append(_problem("the JSON is nested too deeply", number, 6))
+                problems.append(_problem(msg("the JSON is nested too deeply"), number, 6))
                 continue
             at = line.find('"Replay"')
             column = line.find('"', line.find(":", at) + 1) + 2 if at >= 0 else 6
@@ -343,8 +352,8 @@ def _console_sources(text: str) -> tuple[list[_Source], list[Diagnostic]]:
             elif source is not None:
                 sources.append(source)
     if waiting is not None:
-        problems.append(_problem(f"game {games} has no `End:` line: the output is cut short",
-                                 waiting, 1))
+        problems.append(_problem(msg("game {game} has no `End:` line: the output is cut short",
+                                     game=games), waiting, 1))
     return sources, problems
 
 
@@ -380,12 +389,13 @@ def _check_summary(source: _Source, final: _Final, number: int) -> list[Diagnost
     for name, value in expected.items():
         if name in summary and summary[name] != value:
             problems.append(_problem(
-                f"game {number}: the summary says {name} {json.dumps(summary[name])}, but its game "
-                f"string gives {json.dumps(value)}: the line is edited or damaged", source.line,
+                msg("game {game}: the summary says {name} {said}, but its game string gives "
+                    "{value}: the line is edited or damaged", game=number, name=name,
+                    said=json.dumps(summary[name]), value=json.dumps(value)), source.line,
                 _field_column(source.summary_line, name), len(name) + 2))
     if final.disqualified and ("Player1Score" in summary or "Player2Score" in summary):
-        problems.append(_problem(f"game {number}: the runner gives no scores for a game with a "
-                                 "disqualified player", source.line,
+        problems.append(_problem(msg("game {game}: the runner gives no scores for a game with a "
+                                     "disqualified player", game=number), source.line,
                                  _field_column(source.summary_line, "Player1Score")))
     return problems
 
@@ -443,18 +453,20 @@ def _check_console(text: str, sources: list[_Source], finals: list[_Final]) -> l
         if got != want:
             column = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
                           min(len(got), len(want))) + 1
-            return [_problem(f"`{shown(got)}`: the runner prints `{shown(want)}` here (this line "
-                             "does not follow from the games above: the output is edited or "
-                             "damaged)" if want else f"`{shown(got)}` is not a line the runner "
-                             "prints here", last + offset + 1, column)]
+            return [_problem(msg("`{got}`: the runner prints `{want}` here (this line does not "
+                                 "follow from the games above: the output is edited or "
+                                 "damaged)", got=shown(got), want=shown(want)) if want
+                             else msg("`{got}` is not a line the runner prints here",
+                                      got=shown(got)), last + offset + 1, column)]
     if len(rest) > len(expected):
-        return [_problem(f"`{shown(rest[len(expected)])}`: the runner's output ends before this "
-                         "line", last + len(expected) + 1, 1)]
+        return [_problem(msg("`{shown}`: the runner's output ends before this line",
+                             shown=shown(rest[len(expected)])), last + len(expected) + 1, 1)]
     while expected and expected[-1] == "":
         expected.pop()
     if len(rest) < len(expected):
-        return [_problem(f"the runner's output stops early: `{shown(expected[len(rest)])}` is "
-                         "missing (the output is cut short)", last + len(rest), 1)]
+        return [_problem(msg("the runner's output stops early: `{shown}` is missing (the "
+                             "output is cut short)", shown=shown(expected[len(rest)])),
+                         last + len(rest), 1)]
     return []
 
 
@@ -463,7 +475,7 @@ _RUNNER_PLAYER = {0: "None", 1: "Player1", 2: "Player2"}
 
 class MetapyziksImporter(Importer):
     name = "metapyziks"
-    title = "Metapyziks replay string (game string version 3)"
+    title = template("Metapyziks replay string (game string version 3)")
     writes = True
 
     def detect(self, text: str) -> float:
@@ -503,7 +515,8 @@ class MetapyziksImporter(Importer):
                 builder, final = self._convert(game, len(records) + 1, source.line,
                                                source.column - 1, source.summary)
             except Damaged as exc:
-                problems.append(_problem(f"game string {number}: {exc}", source.line,
+                problems.append(_problem(msg("game string {number}: {problem}", number=number,
+                                             problem=exc.args[0]), source.line,
                                          _column(source.column - 1, exc.offset)))
                 continue
             if source.summary is not None and len(problems) < 100:
@@ -517,7 +530,8 @@ class MetapyziksImporter(Importer):
             problems.extend(_check_console(text, found, finals))
         if problems or not records:
             if not problems:
-                problems.append(note("metapyziks-damaged", "no game string found", Severity.ERROR))
+                problems.append(note("metapyziks-damaged", msg("no game string found"),
+                                     Severity.ERROR))
             raise syntax_error(self.name, problems)
         return Conversion(records, diagnostics, sources)
 
@@ -525,21 +539,22 @@ class MetapyziksImporter(Importer):
                  summary: dict[str, object] | None = None) -> tuple[GameBuilder, _Final]:
         config = CLASSIC_6 if game.colours == 6 else CLASSIC_5
         if game.discards or game.expeditions[0] or game.expeditions[1]:
-            raise Damaged("the game starts with cards already on the table; an LCN record "
-                          "starts at the deal", 0)
+            raise Damaged(msg("the game starts with cards already on the table; an LCN record "
+                              "starts at the deal"), 0)
         sizes = [len(game.hands[0]), len(game.hands[1])]
         if sizes != [config.hand_size] * 2 or len(game.deck) != config.pile_size:
-            raise Damaged(f"the hands hold {sizes[0]} and {sizes[1]} cards and the deck "
-                          f"{len(game.deck)}: a fresh deal has {config.hand_size}, "
-                          f"{config.hand_size} and {config.pile_size}", 0)
+            raise Damaged(msg("the hands hold {first} and {second} cards and the deck {deck}: "
+                              "a fresh deal has {hand}, {hand} and {pile}", first=sizes[0],
+                              second=sizes[1], deck=len(game.deck), hand=config.hand_size,
+                              pile=config.pile_size), 0)
         counts = _full_deck(config)
         for card in game.deck + game.hands[0] + game.hands[1]:
             counts[card] -= 1
         wrong = sorted(card for card, n in counts.items() if n)
         if wrong:
-            detail = ", ".join(f"{card} {'missing' if counts[card] > 0 else 'too often'}"
-                               for card in wrong[:4])
-            raise Damaged(f"the cards are not one full deck ({detail})", 0)
+            detail = join(msg("{card} missing", card=card) if counts[card] > 0
+                          else msg("{card} too often", card=card) for card in wrong[:4])
+            raise Damaged(msg("the cards are not one full deck ({detail})", detail=detail), 0)
 
         builder = GameBuilder(index, line=line, house_rules=frozenset({houserules.NO_BONUS}))
         builder.source.tag_lines = True
@@ -552,8 +567,9 @@ class MetapyziksImporter(Importer):
         builder.tag("Hand2", " ".join(game.hands[seats[1] - 1]))
         builder.tag("Deck", " ".join(reversed(game.deck)))
         if game.first == 2:
-            builder.warn("seats-swapped", "player 2 moves first in this game string; LCN's Player1 "
-                         "is the player who moves first, so Player1 is \"Player 2\"",
+            builder.warn("seats-swapped", msg("player 2 moves first in this game string; LCN's "
+                                              "Player1 is the player who moves first, so Player1 "
+                                              "is \"Player 2\""),
                          (line, prefix + 1, 1), Severity.INFO)
 
         hands = {1: list(game.hands[0]), 2: list(game.hands[1])}
@@ -565,12 +581,13 @@ class MetapyziksImporter(Importer):
         mover: int | None = game.first
         for number, (byte, offset) in enumerate(zip(game.actions, game.action_offsets, strict=True), 1):
             if mover is None:
-                raise Damaged(f"action {number} comes after the last card of the deck was drawn",
-                              offset)
+                raise Damaged(msg("action {number} comes after the last card of the deck was "
+                                  "drawn", number=number), offset)
             hand = hands[mover]
             index_, discard, colour = byte & 7, bool(byte & 8), byte >> 4
             if index_ >= len(hand):
-                raise Damaged(f"action {number} plays card {index_} of a hand of {len(hand)}", offset)
+                raise Damaged(msg("action {number} plays card {index} of a hand of {size}",
+                                  number=number, index=index_, size=len(hand)), offset)
             card = hand[index_]
             hand.remove(card)  # the runner removes the first card equal to it
             if discard:
@@ -580,16 +597,19 @@ class MetapyziksImporter(Importer):
             if colour:
                 letter = COLOURS.get(colour)
                 if letter is None or letter not in config.colours:
-                    raise Damaged(f"action {number} draws from discard pile {colour}, which does "
-                                  f"not exist in a {game.colours}-colour game", offset)
+                    raise Damaged(msg("action {number} draws from discard pile {colour}, which "
+                                      "does not exist in a {colours}-colour game", number=number,
+                                      colour=colour, colours=game.colours), offset)
                 if not piles[letter]:
-                    raise Damaged(f"action {number} draws from the {COLOUR_NAMES[letter]} discard "
-                                  "pile, which is empty", offset)
+                    raise Damaged(msg("action {number} draws from the {colour} discard pile, "
+                                      "which is empty", number=number,
+                                      colour=COLOUR_NAMES[letter]), offset)
                 hand.append(piles[letter].pop())
                 draw = letter
             else:
                 if not deck:
-                    raise Damaged(f"action {number} draws from the empty deck", offset)
+                    raise Damaged(msg("action {number} draws from the empty deck",
+                                      number=number), offset)
                 hand.append(deck.pop())
                 draw = "d"
             span: Span = (line, _column(prefix, offset), 2)
@@ -602,15 +622,18 @@ class MetapyziksImporter(Importer):
         builder.stated_span = end
         names = {1: "Player 1", 2: "Player 2"}
         if game.trailing:
-            builder.warn("not-carried", f"{game.trailing} bytes after the last action are not part "
-                         "of a version 3 game string; they were ignored", end)
+            builder.warn("not-carried", msg("{count} bytes after the last action are not part "
+                                            "of a version 3 game string; they were ignored",
+                                            count=game.trailing), end)
         if game.disqualified:
             assert game.scores is not None
             builder.stated = "*"
-            builder.warn("disqualified", f"{names[game.disqualified]} was disqualified after "
-                         f"{len(game.actions)} actions (an illegal move or no answer); the record "
-                         f"ends there. The runner's scores: Player 1 {game.scores[0]}, Player 2 "
-                         f"{game.scores[1]}", end)
+            builder.warn("disqualified", msg("{name} was disqualified after {count} actions "
+                                             "(an illegal move or no answer); the record ends "
+                                             "there. The runner's scores: Player 1 {first}, "
+                                             "Player 2 {second}", name=names[game.disqualified],
+                                             count=len(game.actions), first=game.scores[0],
+                                             second=game.scores[1]), end)
         elif builder.over and summary is not None and isinstance(summary.get("Player1Score"), int):
             # The runner's scores (without the 8-card bonus), first mover first: the builder
             # keeps them as the stated result, and names the house rule when it explains them.
@@ -620,39 +643,48 @@ class MetapyziksImporter(Importer):
             official = houserules.winner(CLASSIC.score(state).totals)
             plain = houserules.winner(houserules.scores_without_bonus(state))
             claimed = None if game.winner == 0 else (0 if game.winner == game.first else 1)
-            seat_name = {None: "nobody (a tie)", 0: names[seats[0]], 1: names[seats[1]]}
+            seat_name = {None: msg("nobody (a tie)"), 0: names[seats[0]], 1: names[seats[1]]}
             if claimed != official:
                 if claimed == plain:
                     houserules.add_house_rule(builder.record, houserules.NO_BONUS)
-                    builder.warn("house-rule", f"the game string names {seat_name[claimed]} as the "
-                                 "winner, as the runner scores without the 8-card bonus (house rule: "
-                                 f"{houserules.NO_BONUS}); under the official rules the winner is "
-                                 f"{seat_name[official]}, and the record's result is official", end,
+                    builder.warn("house-rule", msg("the game string names {claimed} as the "
+                                                   "winner, as the runner scores without the "
+                                                   "8-card bonus (house rule: {rule}); under the "
+                                                   "official rules the winner is {official}, and "
+                                                   "the record's result is official",
+                                                   claimed=seat_name[claimed],
+                                                   rule=houserules.NO_BONUS,
+                                                   official=seat_name[official]), end,
                                  rule="C-SCORE-BONUS")
                 else:
-                    builder.warn("winner-mismatch", f"the game string names {seat_name[claimed]} as "
-                                 f"the winner, but its moves make {seat_name[official]} the winner "
-                                 "(with or without the 8-card bonus); the record keeps the moves' "
-                                 "result", end)
+                    builder.warn("winner-mismatch", msg("the game string names {claimed} as the "
+                                                        "winner, but its moves make {official} "
+                                                        "the winner (with or without the 8-card "
+                                                        "bonus); the record keeps the moves' "
+                                                        "result", claimed=seat_name[claimed],
+                                                        official=seat_name[official]), end)
         elif game.actions or game.winner:
-            builder.warn("unfinished", f"the game string ends before the game does "
-                         f"({len(deck)} cards left in the deck)", end, Severity.INFO)
+            builder.warn("unfinished", msg("the game string ends before the game does ({count} "
+                                           "cards left in the deck)", count=len(deck)), end,
+                         Severity.INFO)
         return builder, final
 
     # -- writing ----------------------------------------------------------------------
     def write_record(self, record: GameRecord) -> str:
         if record.variant_name != "classic":
-            raise ExportError(f"a {record.variant_name} game: the game string holds classic games")
+            raise ExportError(msg("a {variant} game: the game string holds classic games",
+                                  variant=record.variant_name))
         missing = [tag for tag in ("Hand1", "Hand2", "Deck") if tag not in record.tags]
         if missing:
-            raise ExportError(f"the game string needs the whole deal, and the record has no "
-                              f"{' or '.join(missing)} tag")
+            raise ExportError(msg("the game string needs the whole deal, and the record has no "
+                                  "{tags} tag", tags=join(missing, msg(" or "))))
         report = validate_record(record)
         errors = [d for d in report.diagnostics if d.is_error and d.code != "missing-termination"]
         if errors:
             first = errors[0]
-            place = f" (turn {first.turn})" if first.turn else ""
-            raise ExportError(f"the record breaks the rules{place}: {first.message}")
+            place = msg(" (turn {turn})", turn=first.turn) if first.turn else ""
+            raise ExportError(msg("the record breaks the rules{place}: {problem}", place=place,
+                                  problem=first.message))
         state = report.state
         config: ClassicConfig = state.config
         dealt = [parse_cards(record.tags["Hand1"], config), parse_cards(record.tags["Hand2"], config)]
@@ -675,8 +707,9 @@ class MetapyziksImporter(Importer):
             hand = hands[index % 2]
             at = hand.index(move.card)
             if at >= 8:
-                raise ExportError(f"turn {index + 1}: {card_words(move.card)} is card {at + 1} of "
-                                  "the hand; the game string can only name the first 8")
+                raise ExportError(msg("turn {turn}: {card} is card {place} of the hand; the "
+                                      "game string can only name the first 8", turn=index + 1,
+                                      card=card_words(move.card), place=at + 1))
             hand.pop(at)
             if move.discard:
                 piles[move.card[0]].append(move.card)

@@ -38,7 +38,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Severity
-from ..messages import msg
+from ..messages import msg, template
 from ..model import GameRecord
 from ..reader import RESULT_PATTERN
 from ..variants.base import MoveSyntaxError
@@ -1038,7 +1038,7 @@ def _result(value: list[int] | str | None) -> list[int] | str | None:
 
 class NarratedImporter(Importer):
     name = "text"
-    title = "Narrated log, one action a line (English, German)"
+    title = template("Narrated log, one action a line (English, German)")
     writes = True
 
     def detect(self, text: str) -> float:

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..diagnostics import Diagnostic, Severity
+from ..messages import msg, template
 from ..model import GameRecord
 from ..variants.classic import CLASSIC_6, COLOUR_NAMES
 from .base import Conversion, Importer, SourceMap, Span, note, shown, syntax_error
@@ -187,13 +188,23 @@ class _Replay:
         other = "b1" if self.naming == "b2" else "b2"
         if card_number(what, other) is not None:
             low, high = ("1", "9") if other == "b1" else ("2", "10")
-            self.error(token, f"`{shown(what)}` is no card of the naming read here ("
-                       f"{_naming_words(self.naming)}); the fork's "
-                       f"{'earlier' if other == 'b1' else 'later'} builds name the numbers "
-                       f"{low}-{high}: read this history with `--from {CHOICE[other]}`")
+            if other == "b1":
+                wording = msg("`{shown}` is no card of the naming read here ({naming}); the "
+                              "fork's earlier builds name the numbers {low}-{high}: read this "
+                              "history with `--from {choice}`", shown=shown(what),
+                              naming=_naming_words(self.naming), low=low, high=high,
+                              choice=CHOICE[other])
+            else:
+                wording = msg("`{shown}` is no card of the naming read here ({naming}); the "
+                              "fork's later builds name the numbers {low}-{high}: read this "
+                              "history with `--from {choice}`", shown=shown(what),
+                              naming=_naming_words(self.naming), low=low, high=high,
+                              choice=CHOICE[other])
+            self.error(token, wording)
         else:
-            self.error(token, f"`{shown(what)}` is not an OpenSpiel card (a suit of b g p r w y, "
-                       f"then x0-x2 for a wager or a number, {_naming_words(self.naming)})")
+            self.error(token, msg("`{shown}` is not an OpenSpiel card (a suit of b g p r w y, "
+                                  "then x0-x2 for a wager or a number, {naming})",
+                                  shown=shown(what), naming=_naming_words(self.naming)))
         return None
 
     def _action(self, token: Token) -> tuple[str, int] | None:
@@ -201,8 +212,9 @@ class _Replay:
         if self.strings:
             match = _STRING.match(token.text)
             if match is None:
-                self.error(token, f"`{shown(token.text)}` is not an action string (`Deal:bx0`, "
-                           "`play:b4`, `discard:b4`, `draw:deck`, `draw:b_pile`)")
+                self.error(token, msg("`{shown}` is not an action string (`Deal:bx0`, "
+                                      "`play:b4`, `discard:b4`, `draw:deck`, `draw:b_pile`)",
+                                      shown=shown(token.text)))
                 return None
             verb, what = match.groups()
             if verb == "draw":
@@ -210,8 +222,9 @@ class _Replay:
                     return "draw", DRAW_DECK
                 if len(what) == 6 and what.endswith("_pile") and what[0] in SUITS:
                     return "draw", DRAW_DECK + 1 + SUITS.index(what[0])
-                self.error(token, f"`{shown(token.text)}`: expected `draw:deck` or "
-                           "`draw:<suit>_pile` with a suit of b g p r w y")
+                self.error(token, msg("`{shown}`: expected `draw:deck` or "
+                                      "`draw:<suit>_pile` with a suit of b g p r w y",
+                                      shown=shown(token.text)))
                 return None
             card = self._card(token, what)
             if card is None:
@@ -220,22 +233,24 @@ class _Replay:
                 return "chance", card
             return "move", card * 2 + (verb == "discard")
         if not (token.text.isascii() and token.text.isdigit()) or len(token.text) > 9:
-            self.error(token, f"`{shown(token.text)}` is not an action number")
+            self.error(token, msg("`{shown}` is not an action number", shown=shown(token.text)))
             return None
         kind = {"deal": "chance", "chance": "chance", "move": "move", "draw": "draw"}[self.phase]
         if token.player is not None:
             mover = -1 if kind == "chance" else self.player
             if token.player != mover:
-                who = "chance" if mover == -1 else f"player {mover}"
-                self.error(token, f"`{shown(token.text)}` is given to player {token.player}, but "
-                           f"the history is at a move of {who}")
+                who = msg("chance") if mover == -1 else msg("player {mover}", mover=mover)
+                self.error(token, msg("`{shown}` is given to player {player}, but the history is "
+                                      "at a move of {who}", shown=shown(token.text),
+                                      player=token.player, who=who))
                 return None
         return kind, int(token.text)
 
     def feed(self, token: Token) -> None:
         if self.over_at is not None:
             if self.over_at is not token:
-                self.error(token, "the history goes on after the game ended (the deck is empty)")
+                self.error(token, msg("the history goes on after the game ended (the deck is "
+                                      "empty)"))
                 self.over_at = token
             return
         action = self._action(token)
@@ -244,15 +259,19 @@ class _Replay:
         kind, value = action
         expected = {"deal": "chance", "chance": "chance", "move": "move", "draw": "draw"}[self.phase]
         if kind != expected:
-            what = {"chance": "a chance outcome (`Deal:<card>`)", "move": "a play or discard",
-                    "draw": "a draw (`draw:deck` or `draw:<suit>_pile`)"}[expected]
-            self.error(token, f"`{shown(token.text)}` where the history needs {what}")
+            what = {"chance": msg("a chance outcome (`Deal:<card>`)"),
+                    "move": msg("a play or discard"),
+                    "draw": msg("a draw (`draw:deck` or `draw:<suit>_pile`)")}[expected]
+            self.error(token, msg("`{shown}` where the history needs {what}",
+                                  shown=shown(token.text), what=what))
             return
         if kind == "chance":
             if not 0 <= value < CARDS:
-                self.error(token, f"chance outcome {value} is not a card number (0-71)")
+                self.error(token, msg("chance outcome {value} is not a card number (0-71)",
+                                      value=value))
             elif value not in self.deck:
-                self.error(token, f"{self.name(value)} is dealt or drawn a second time")
+                self.error(token, msg("{card} is dealt or drawn a second time",
+                                      card=self.name(value)))
             else:
                 self.deck.discard(value)
                 if self.phase == "deal":
@@ -269,12 +288,14 @@ class _Replay:
             return
         if kind == "move":
             if not 0 <= value < DRAW_DECK:
-                self.error(token, f"action {value} is not a play or discard (0-143)")
+                self.error(token, msg("action {value} is not a play or discard (0-143)",
+                                      value=value))
                 return
             card, discard = divmod(value, 2)
             if card not in self.hands[self.player]:
-                self.error(token, f"player {self.player} plays or discards {self.name(card)}, "
-                           "which is not in their hand")
+                self.error(token, msg("player {player} plays or discards {card}, which is not "
+                                      "in their hand", player=self.player,
+                                      card=self.name(card)))
                 return
             self.hands[self.player].remove(card)
             if discard:
@@ -283,7 +304,8 @@ class _Replay:
             self.phase = "draw"
             return
         if not DRAW_DECK <= value <= DRAW_DECK + len(SUITS):
-            self.error(token, f"action {value} is not a draw (144 deck, 145-150 a discard pile)")
+            self.error(token, msg("action {value} is not a draw (144 deck, 145-150 a discard "
+                                  "pile)", value=value))
             return
         self.draw_token = token
         if value == DRAW_DECK:
@@ -291,8 +313,9 @@ class _Replay:
             return
         suit = value - DRAW_DECK - 1
         if not self.piles[suit]:
-            self.error(token, f"player {self.player} draws from the empty "
-                       f"{COLOUR_NAMES[SUITS[suit].upper()]} discard pile")
+            self.error(token, msg("player {player} draws from the empty {colour} discard pile",
+                                  player=self.player,
+                                  colour=COLOUR_NAMES[SUITS[suit].upper()]))
             return
         taken = self.piles[suit].pop()
         self.hands[self.player].append(taken)
@@ -312,7 +335,9 @@ class _Replay:
 
 
 def _naming_words(naming: str) -> str:
-    return "numbers 1-9, the earlier builds" if naming == "b1" else "numbers 2-10, the later builds"
+    if naming == "b1":
+        return msg("numbers 1-9, the earlier builds")
+    return msg("numbers 2-10, the later builds")
 
 
 @dataclass(slots=True)
@@ -330,7 +355,7 @@ class OpenSpielImporter(Importer):
     """The later builds' naming when named (``openspiel``); the naming found when detected."""
 
     name = "openspiel"
-    title = "OpenSpiel lost_cities history"
+    title = template("OpenSpiel lost_cities history")
     #: The naming read when this format is named (None: told from the history).
     naming: str | None = "b2"
 
@@ -393,8 +418,9 @@ class OpenSpielImporter(Importer):
             if dealt < DEALT:
                 where = game.tokens[-1].span if game.tokens else (game.line, 1, 1)
                 problems.append(note(
-                    "openspiel-history", f"the history stops during the deal ({dealt} of {DEALT} "
-                    "cards dealt): there is no game to convert yet", Severity.ERROR,
+                    "openspiel-history", msg("the history stops during the deal ({dealt} of "
+                                             "{count} cards dealt): there is no game to convert "
+                                             "yet", dealt=dealt, count=DEALT), Severity.ERROR,
                     line=where[0], column=where[1]))
                 continue
             builder = self._build(replay, game, index, diagnostics)
@@ -407,10 +433,13 @@ class OpenSpielImporter(Importer):
         if naming is None and any(g.strings for g in games):
             which = "b1" if used == {"b1"} else "b2"
             conversion.format = CHOICE[which]
-            diagnostics.append(note("openspiel-naming", "the action strings name the number cards "
-                                    f"as the fork's {'earlier' if which == 'b1' else 'later'} "
-                                    f"builds do ({_naming_words(which).split(',')[0]}); they were "
-                                    "read so", Severity.INFO))
+            if which == "b1":
+                told = msg("the action strings name the number cards as the fork's earlier "
+                           "builds do (numbers 1-9); they were read so")
+            else:
+                told = msg("the action strings name the number cards as the fork's later "
+                           "builds do (numbers 2-10); they were read so")
+            diagnostics.append(note("openspiel-naming", told, Severity.INFO))
         return conversion
 
     def _tell(self, tokens: list[Token], problems: list[Diagnostic]) -> tuple[str | None, bool]:
@@ -421,20 +450,24 @@ class OpenSpielImporter(Importer):
             return naming, False
         if one is not None and ten is not None:
             problems.append(note(
-                "openspiel-naming", f"`{one.text}` (line {one.line}) is a card of the earlier "
-                f"builds' naming (1-9) and `{ten.text}` of the later builds' (2-10): one history "
-                "cannot hold both; it is damaged or pieced together from two builds",
+                "openspiel-naming", msg("`{one}` (line {line}) is a card of the earlier builds' "
+                                        "naming (1-9) and `{ten}` of the later builds' (2-10): "
+                                        "one history cannot hold both; it is damaged or pieced "
+                                        "together from two builds", one=shown(one.text),
+                                        line=one.line, ten=shown(ten.text)),
                 Severity.ERROR, line=ten.line, column=ten.column, length=len(ten.text)))
             return None, False
         if not any(_NUMBER_CARD.match(t.text) for t in tokens):
             return "b2", False  # wagers alone are named alike in every build
         first = tokens[0] if tokens else Token("", 1, 1)
         problems.append(note(
-            "openspiel-naming", "these action strings name no `1` card and no `10`: the fork's "
-            "earlier builds write the number cards 1-9 (b1 is a 2) and its later builds 2-10 "
-            "(b2 is a 2), and nothing here tells which build wrote them, so every number card "
-            "could be one off. Name the build: `lcn convert --from openspiel-b1` for the earlier "
-            "naming (1-9), `--from openspiel` for the later (2-10)", Severity.ERROR,
+            "openspiel-naming", msg("these action strings name no `1` card and no `10`: the "
+                                    "fork's earlier builds write the number cards 1-9 (b1 is a "
+                                    "2) and its later builds 2-10 (b2 is a 2), and nothing here "
+                                    "tells which build wrote them, so every number card could "
+                                    "be one off. Name the build: `lcn convert --from "
+                                    "openspiel-b1` for the earlier naming (1-9), `--from "
+                                    "openspiel` for the later (2-10)"), Severity.ERROR,
             line=first.line, column=first.column, length=len(first.text)))
         return None, True
 
@@ -445,16 +478,20 @@ class OpenSpielImporter(Importer):
             if not stripped:
                 continue
             if _TO_STRING.match(stripped):
-                what = "OpenSpiel's ToString() of a lost_cities state"
+                what = msg("OpenSpiel's ToString() of a lost_cities state")
             elif _OBSERVATION.match(stripped):
-                what = "an OpenSpiel observation or information state string of lost_cities"
+                what = msg("an OpenSpiel observation or information state string of "
+                           "lost_cities")
             else:
                 return
             raise syntax_error(self.name, [note(
-                "openspiel-snapshot", f"this is {what}: the hands, expeditions and discard piles "
-                "at one moment, without the moves that led there, so there is no game record to "
-                "make of it. Save the history instead: SerializeGameAndState(game, state), "
-                "state.history() or the action strings", Severity.ERROR, line=number,
+                "openspiel-snapshot", msg("this is {what}: the hands, expeditions and discard "
+                                          "piles at one moment, without the moves that led "
+                                          "there, so there is no game record to make of it. "
+                                          "Save the history instead: "
+                                          "SerializeGameAndState(game, state), state.history() "
+                                          "or the action strings", what=what),
+                Severity.ERROR, line=number,
                 column=line.index(stripped) + 1, length=len(stripped))])
 
     def _games(self, lines: list[tuple[int, str]]) -> list[_Game]:
@@ -468,8 +505,9 @@ class OpenSpielImporter(Importer):
         problems: list[Diagnostic] = []
         if any(line.strip() for number, line in lines[:starts[0] - 1]):
             first = next(n for n, line in lines[:starts[0] - 1] if line.strip())
-            problems.append(note("openspiel-serialized", "text before the first serialized game "
-                                 f"(`{HEADER}`)", Severity.ERROR, line=first, column=1))
+            problems.append(note("openspiel-serialized", msg("text before the first serialized "
+                                                             "game (`{header}`)", header=HEADER),
+                                 Severity.ERROR, line=first, column=1))
         bounds = [*starts, len(lines) + 1]
         for start, end in pairwise(bounds):
             games.append(self._serialized(lines[start - 1:end - 1], problems))
@@ -499,8 +537,10 @@ class OpenSpielImporter(Importer):
                 section = stripped[1:-1]
                 seen.append(section)
                 if section not in ("Meta", "Game", "State"):
-                    problem("openspiel-serialized", f"unknown section `{shown(stripped)}` (a "
-                            "serialized game has [Meta], [Game] and [State])", number, line, stripped)
+                    problem("openspiel-serialized", msg("unknown section `{shown}` (a serialized "
+                                                        "game has [Meta], [Game] and [State])",
+                                                        shown=shown(stripped)),
+                            number, line, stripped)
                 continue
             if section == "Game":
                 game_line = number
@@ -512,35 +552,45 @@ class OpenSpielImporter(Importer):
                 elif stripped.startswith("move_number="):
                     value = stripped[len("move_number="):]
                     if not (value.isascii() and value.isdigit() and len(value) <= 9):
-                        problem("openspiel-serialized", f"`{shown(stripped)}`: move_number is "
-                                "not a number", number, line, stripped)
+                        problem("openspiel-serialized", msg("`{shown}`: move_number is not a "
+                                                            "number", shown=shown(stripped)),
+                                number, line, stripped)
                     else:
                         moves = (int(value), number, line.index(stripped) + 1)
                 elif stripped.startswith("__dict__="):
                     continue  # the Python object's pickled fields: the history says it all
                 elif python or pairs:
-                    problem("openspiel-serialized", f"`{shown(stripped)}`: the state of the Python "
-                            "game has `history=`, `move_number=` and `__dict__=` lines", number,
-                            line, stripped)
+                    problem("openspiel-serialized", msg("`{shown}`: the state of the Python "
+                                                        "game has `history=`, `move_number=` and "
+                                                        "`__dict__=` lines",
+                                                        shown=shown(stripped)),
+                            number, line, stripped)
                 else:
                     body.append((number, line))
             elif section == "Meta":
                 if stripped.replace(" ", "") != "Version:1":
-                    problem("openspiel-meta", f"`{shown(stripped)}`: only version 1 of the "
-                            "serialized format is known", number, line, stripped)
+                    problem("openspiel-meta", msg("`{shown}`: only version 1 of the serialized "
+                                                  "format is known", shown=shown(stripped)),
+                            number, line, stripped)
             else:
-                problem("openspiel-serialized", f"`{shown(stripped)}` outside the [Meta], [Game] "
-                        "and [State] sections", number, line, stripped)
+                problem("openspiel-serialized", msg("`{shown}` outside the [Meta], [Game] and "
+                                                    "[State] sections", shown=shown(stripped)),
+                        number, line, stripped)
         header = lines[0][0]
         for needed in ("Meta", "Game", "State"):
             if needed not in seen:
-                problems.append(note("openspiel-serialized", f"the serialized game that starts "
-                                     f"here has no [{needed}] section (it is cut short or "
-                                     "edited)", Severity.ERROR, line=header, column=1))
+                problems.append(note("openspiel-serialized", msg("the serialized game that "
+                                                                 "starts here has no "
+                                                                 "[{needed}] section (it is cut "
+                                                                 "short or edited)",
+                                                                 needed=needed),
+                                     Severity.ERROR, line=header, column=1))
         tokens = pairs if pairs else _tokens(body)
         if moves is not None and moves[0] != len(pairs):
-            problems.append(note("openspiel-serialized", f"move_number={moves[0]}, but the history "
-                                 f"holds {len(pairs)} actions", Severity.ERROR, line=moves[1],
+            problems.append(note("openspiel-serialized", msg("move_number={moves}, but the "
+                                                             "history holds {count} actions",
+                                                             moves=moves[0], count=len(pairs)),
+                                 Severity.ERROR, line=moves[1],
                                  column=moves[2]))
         return _Game(tokens, header, False, game_line)
 
@@ -549,16 +599,20 @@ class OpenSpielImporter(Importer):
         column = line.index(stripped) + 1
         if match is None or match.group(1) not in GAMES:
             name = match.group(1) if match else stripped
-            problems.append(note("openspiel-game", f"this is the OpenSpiel game `{shown(name)}`, "
-                                 "not `lost_cities` (or `python_lost_cities`)", Severity.ERROR,
+            problems.append(note("openspiel-game", msg("this is the OpenSpiel game `{shown}`, "
+                                                       "not `lost_cities` (or "
+                                                       "`python_lost_cities`)",
+                                                       shown=shown(name)), Severity.ERROR,
                                  line=number, column=column, length=len(stripped)))
             return
         for part in filter(None, (p.strip() for p in match.group(2).split(","))):
             key, _, value = part.partition("=")
             allowed = PARAMETERS.get(key.strip())
             if allowed is None or value.strip().lower() not in allowed:
-                problems.append(note("openspiel-game", f"`{shown(part)}` is not a parameter of "
-                                     "lost_cities (the fork knows `enriched_obs=True` or `False`)",
+                problems.append(note("openspiel-game", msg("`{shown}` is not a parameter of "
+                                                           "lost_cities (the fork knows "
+                                                           "`enriched_obs=True` or `False`)",
+                                                           shown=shown(part)),
                                      Severity.ERROR, line=number,
                                      column=column + stripped.index(part), length=len(part)))
 
@@ -572,8 +626,10 @@ class OpenSpielImporter(Importer):
             at += len(text) + 1
             match = _PAIR.match(text)
             if match is None:
-                problems.append(note("openspiel-serialized", f"`{shown(text)}` is not a "
-                                     "`player:action` pair", Severity.ERROR, line=number,
+                problems.append(note("openspiel-serialized", msg("`{shown}` is not a "
+                                                             "`player:action` pair",
+                                                             shown=shown(text)),
+                                     Severity.ERROR, line=number,
                                      column=column, length=len(text)))
                 continue
             tokens.append(Token(match.group(2), number, column + match.start(2),
@@ -599,15 +655,18 @@ class OpenSpielImporter(Importer):
                          draw_span=taken.span)
         if replay.pending is not None:
             _, card, token = replay.pending
-            builder.warn("not-carried", f"the history ends in the middle of a turn (after "
-                         f"`{token.text}`, {replay.name(card)}, before the draw); LCN records "
-                         "whole turns, so that half turn is left out", token.span)
+            builder.warn("not-carried", msg("the history ends in the middle of a turn (after "
+                                            "`{token}`, {card}, before the draw); LCN records "
+                                            "whole turns, so that half turn is left out",
+                                            token=shown(token.text), card=replay.name(card)),
+                         token.span)
         wagers = [c for c in replay.dealt[0] + replay.dealt[1] + replay.draws if c % 12 < 3]
         if wagers and not any(d.code == "not-carried" and "wagers" in d.message
                               for d in diagnostics):
-            diagnostics.append(note("not-carried", "OpenSpiel gives the three wagers of a suit "
-                                    "their own ids (bx0, bx1, bx2); LCN writes each as the "
-                                    "colour's wager (Bw), as the rules treat them alike",
+            diagnostics.append(note("not-carried", msg("OpenSpiel gives the three wagers of a "
+                                                       "suit their own ids (bx0, bx1, bx2); LCN "
+                                                       "writes each as the colour's wager (Bw), "
+                                                       "as the rules treat them alike"),
                                     Severity.INFO))
         assert builder.config == CLASSIC_6
         return builder
@@ -617,7 +676,7 @@ class OpenSpielEarlierImporter(OpenSpielImporter):
     """The fork's earlier builds, whose action strings name the number cards 1-9."""
 
     name = "openspiel-b1"
-    title = "OpenSpiel lost_cities history, earlier builds (number cards b1-b9)"
+    title = template("OpenSpiel lost_cities history, earlier builds (number cards b1-b9)")
     naming = "b1"
 
     def detect(self, text: str) -> float:

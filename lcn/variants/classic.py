@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Diagnostic, Severity, hint
-from ..messages import Message, join, msg, template
+from ..messages import Message, join, layout, msg, template
 from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant
 from .classic_express import express_check
 
@@ -965,39 +965,50 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         config = state.config
         score = self.score(state)
         width = max(len(n) for n in names) + 2
-        lines = []
-        status = "game over" if self.is_over(state) else f"{names[(state.turn + state.seat) & 1]} to move"
-        lines.append(f"After turn {state.turn}: {status}; draw pile: {state.cards_left} cards")
+        # Each line a message (said in the reader's language by ``lcn show``), set out by
+        # ``layout`` where it is columns rather than a sentence.
+        lines: list[str] = []
+        status = (msg("game over") if self.is_over(state) else
+                  msg("{name} to move", name=names[(state.turn + state.seat) & 1]))
+        lines.append(msg("After turn {turn}: {status}; draw pile: {count} cards", turn=state.turn,
+                         status=status, count=state.cards_left))
         lines.append("")
         for player in (1, 0):
-            lines.append(f"{names[player]}'s expeditions:")
+            lines.append(msg("{name}'s expeditions:", name=names[player]))
             for colour in config.colours:
                 cards = state.expeditions[player][colour]
                 points = score.breakdown[player][colour]
                 shown = " ".join(cards) if cards else "-"
-                lines.append(f"  {colour} {COLOUR_NAMES[colour]:<7} {shown:<40} {points:>5}")
-            lines.append(f"  {'total':<50} {score.totals[player]:>5}")
+                lines.append(layout("  {letter} {colour:<7} {cards:<40} {points:>5}",
+                                    letter=colour, colour=COLOUR_NAMES[colour], cards=shown,
+                                    points=points))
+            lines.append(layout("  {label:<50} {points:>5}", label=msg("total"),
+                                points=score.totals[player]))
             if player == 1:
                 lines.append("")
                 piles = "  ".join(f"{c}:{state.piles[c][-1] if state.piles[c] else '-'}"
                                   f"({len(state.piles[c])})" for c in config.colours)
-                lines.append(f"Discard piles: {piles}")
+                lines.append(msg("Discard piles: {piles}", piles=piles))
                 lines.append("")
         lines.append("")
         for player in range(2):
+            hand: str
             if view is not None and view != player:
-                hand = f"{config.hand_size} cards, hidden"
+                hand = msg("{count} cards, hidden", count=config.hand_size)
             else:
                 knowledge = state.knowledge(player)
                 hand = " ".join(knowledge["known"]) or "-"
                 if knowledge["unknown"]:
-                    hand += f" + {knowledge['unknown']} unknown"
+                    hand = msg("{cards} + {count} unknown", cards=hand,
+                               count=knowledge["unknown"])
                 if knowledge["deduced"] and knowledge["deduced"] == knowledge["known"]:
-                    hand += " (deduced from the rest of the record)"
+                    hand = msg("{cards} (deduced from the rest of the record)", cards=hand)
                 elif knowledge["deduced"]:
-                    hand += f" (deduced: {' '.join(knowledge['deduced'])})"
-            lines.append(f"{names[player] + ':':<{width}} hand {hand}")
-        return "\n".join(lines) + "\n"
+                    hand = msg("{cards} (deduced: {deduced})", cards=hand,
+                               deduced=" ".join(knowledge["deduced"]))
+            lines.append(layout("{name:<{width}} {hand}", name=names[player] + ":", width=width,
+                                hand=msg("hand {cards}", cards=hand)))
+        return join([*lines, ""], "\n")
 
     def copy_state(self, state: ClassicState) -> ClassicState:
         other = ClassicState(state.config, state.names)

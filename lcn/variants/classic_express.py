@@ -34,7 +34,7 @@ class _Tables:
     that a hand is a list of counts and every step is a list index.
     """
 
-    __slots__ = ("all_ids", "ids", "limits", "mark", "moves", "numbers", "spellings")
+    __slots__ = ("all_ids", "ids", "limits", "moves", "numbers", "others", "spellings")
 
     def __init__(self, config: ClassicConfig) -> None:
         colours = config.colours
@@ -58,21 +58,18 @@ class _Tables:
                         for source, pile in enumerate(colours):
                             moves[f"{left}/{pile}"] = (discard, card_id, column, colour_index, value,
                                                        source)
-        #: The card id of the words that are no turn (see ``express_check``): no hand ever
-        #: holds it, and the game has no copy of it.
-        self.mark = len(self.limits)
-        self.limits.append(0)
-        #: The usual move numbers, as such a word: the index of the turn each stands before
-        #: (`N.` the first player's turn of round N, `N...` the second's); then the numeric
-        #: glyphs and the suffix glyphs standing alone (-1).
-        others: dict[str, _Move] = {}
+        #: The words that are no turn (see ``express_check``): the usual move numbers, by
+        #: the index of the turn each stands before (`N.` the first player's turn of round
+        #: N, `N...` the second's); then the numeric glyphs and the suffix glyphs standing
+        #: alone (-1).
+        self.others: dict[str, int] = {}
         for n in range(1, 4 * config.total_cards):
             for dots in (".", "..", "..."):
-                others[f"{n}{dots}"] = (False, self.mark, 2 * n - 2 + (dots == "..."), 0, 0, -1)
+                self.others[f"{n}{dots}"] = 2 * n - 2 + (dots == "...")
         nags = [f"${n}" for n in range(10)] + [f"${n:02}" for n in range(100)] \
             + [f"${n:03}" for n in range(256)] + [f"${n}" for n in range(10, 256)]
         for word in nags + list(SUFFIX_GLYPHS):
-            others[word] = (False, self.mark, -1, 0, 0, -1)
+            self.others[word] = -1
         #: Each turn's canonical text by its text in upper case: the reader takes any
         #: letter case (no two canonical texts differ only in case: `X`, `D` and `W` as a
         #: value are no colour's letter, and a colour is always upper case).
@@ -84,7 +81,6 @@ class _Tables:
             glued = [(text + glyph, move) for text, move in [*moves.items(), *spelt]
                      for glyph in SUFFIX_GLYPHS]
             moves.update(spelt + [(text.upper(), move) for text, move in moves.items()] + glued)
-            moves.update(others)
         #: Every card of the game, wager copies repeated, sorted: a deal is valid when its
         #: cards, sorted, are exactly these (C-SETUP-DEAL, C-CARD-UNIQUE).
         self.all_ids = sorted(self.ids[card] for card in config.all_cards())
@@ -172,7 +168,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
         stripped = False
     moves, other_moves = tables.moves
     spellings = tables.spellings
-    mark = tables.mark
+    others = tables.others
     drawn = 0
     taken = 0  # draws from the discard piles: a turn's index is drawn + taken
     numbered = -1  # the index of the turn that the last move number written stands before
@@ -180,22 +176,47 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
         for word in words:
             move = moves.get(word)
             if move is None:
-                # A rarer spelling (see above): the slow step.
+                # A word that is no turn, or a rarer spelling of one (see above): slower
+                # steps, which the canonical turns never take.
+                index = drawn + taken
+                at = others.get(word)
+                if at is not None:
+                    # A move number stands before one turn, of one index
+                    # (``ClassicVariant.move_number``); a glyph after a turn.
+                    if stripped:
+                        # Among the writer's numbers: the words are read again with every
+                        # number where it stands.
+                        return express_check(record, given, config, players, stripped=False)
+                    if at >= 0:
+                        if at != index or numbered == index:
+                            return None
+                        numbered = index
+                    elif not index:
+                        return None  # a glyph before the first turn (LCN-GLYPH)
+                    continue
                 if word[0] in "0123456789":
                     # A move number glued to its turn (`12.R7/d`), or with many dots.
-                    match = _NUMBER.fullmatch(word)
-                    index = drawn + taken
                     if stripped:
                         return express_check(record, given, config, players, stripped=False)
-                    if match is None or numbered == index \
-                            or 2 * int(match[1]) - 2 + (len(match[2]) >= 3) != index:
-                        return None
+                    usual = numbers[index >> 1] if not index & 1 and index >> 1 < len(numbers) else ""
+                    if usual and numbered != index and word.startswith(usual) \
+                            and word[len(usual)] != ".":
+                        # The usual number of this turn, and a word after it (its first
+                        # character no dot, so that the number is all of `N.`; anything but
+                        # a turn after it is no word of the table, and the check gives up).
+                        word = word[len(usual):]
+                    else:
+                        match = _NUMBER.fullmatch(word)
+                        if match is None or numbered == index \
+                                or 2 * int(match[1]) - 2 + (len(match[2]) >= 3) != index:
+                            return None
+                        word = match[3]
+                        if not word:
+                            numbered = index
+                            continue
+                        if word[0] in "$0123456789":
+                            return None  # `1.$2`, `1.2.`: rare spellings, read by the full engine
                     numbered = index
-                    word = match[3]
-                    if not word:
-                        continue
-                    if word[0] in "$0123456789":
-                        return None  # `1.$2`, `1.2.`: rare spellings, read by the full engine
                 if word[-1] in "!?":
                     cut = len(word.rstrip("!?"))
                     if word[cut:] not in SUFFIX_GLYPHS:
@@ -212,24 +233,8 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 # a slot is left (C-HAND-COUNT).
                 seen[card] += 1
                 unknown -= 1
-            elif card != mark:
-                return None  # not in the hand (C-HAND-CARD, C-CARD-UNIQUE, C-HAND-COUNT)
             else:
-                # A word that is no turn (kept out of the quick step's way this way: no
-                # hand holds the mark). A move number stands before one turn, of one
-                # index (``ClassicVariant.move_number``); a glyph after a turn.
-                index = drawn + taken
-                if stripped:
-                    # Among the writer's numbers: the words are read again with every
-                    # number where it stands.
-                    return express_check(record, given, config, players, stripped=False)
-                if column >= 0:
-                    if column != index or numbered == index:
-                        return None
-                    numbered = index
-                elif not index:
-                    return None  # a glyph before the first turn (LCN-GLYPH)
-                continue
+                return None  # not in the hand (C-HAND-CARD, C-CARD-UNIQUE, C-HAND-COUNT)
             if discard:
                 piles[colour].append(card)
             else:

@@ -26,8 +26,8 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Severity, hint
-from ..messages import join, msg
-from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
+from ..messages import join, layout, msg
+from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_hint
 
 if TYPE_CHECKING:
     from ..describe import TurnStory
@@ -545,12 +545,18 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
     rule_turn_order = "V-TURN-ORDER"
     min_players = 2
     max_players = 4
+    express = True
     consequences = frozenset({"share-mismatch", "remainder-mismatch", "no-share", "share-at-end",
                               "not-useless", "card-exhausted", "not-in-display",
                               "box-not-in-display", "wager-after-number", "not-ascending",
                               "bid-funds", "empty-display"})
 
     # -- setup ------------------------------------------------------------------------
+    def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
+        from .rivals_express import express_check
+
+        return express_check(record, words)
+
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:
         return self.seats_from_tags(record, "V-SETUP-PLAYERS")
 
@@ -1200,40 +1206,55 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
     def render_text(self, state: RivalsState, names: list[str], *, view: int | None = None) -> str:
         """The table as text. Every card and coin in Rivals is public, so ``view`` hides nothing."""
         score = self.score(state)
-        lines = []
-        status = "game over" if state.over else f"{names[state.player]} to play"
+        # Each line a message (said in the reader's language by ``lcn show``).
+        lines: list[str] = []
+        status = msg("game over") if state.over else msg("{name} to play",
+                                                         name=names[state.player])
         if state.over:
-            where = "every card uncovered"
+            where = msg("every card uncovered")
         else:
             left = state.sizes[state.pile] - state.in_pile
-            where = f"pile {state.pile + 1} of {PILE_COUNT}: {left} card{'s' if left != 1 else ''} left"
-        lines.append(f"After turn {state.turn}: {status}; {where}")
-        lines.append(f"Display: {' '.join(state.display) or '-'}")
-        lines.append(f"Supply: {state.supply} gold; box: {len(state.box)} card"
-                     f"{'s' if len(state.box) != 1 else ''}")
+            where = (msg("pile {pile} of {count}: 1 card left", pile=state.pile + 1,
+                         count=PILE_COUNT) if left == 1 else
+                     msg("pile {pile} of {count}: {left} cards left", pile=state.pile + 1,
+                         count=PILE_COUNT, left=left))
+        lines.append(msg("After turn {turn}: {status}; {where}", turn=state.turn, status=status,
+                         where=where))
+        lines.append(msg("Display: {cards}", cards=" ".join(state.display) or "-"))
+        lines.append(msg("Supply: {gold} gold; box: 1 card", gold=state.supply)
+                     if len(state.box) == 1 else
+                     msg("Supply: {gold} gold; box: {count} cards", gold=state.supply,
+                         count=len(state.box)))
         if state.last_share is not None:
             each, rest = state.last_share
-            lines.append(f"Pile {state.pile} ran out: {each} gold to each player, {rest} left in "
-                         "the supply")
+            lines.append(msg("Pile {pile} ran out: {each} gold to each player, {rest} left in "
+                             "the supply", pile=state.pile, each=each, rest=rest))
         auction = state.auction
         if auction is not None and auction.winner is not None:
-            steps = ", ".join(f"{names[seat]} {'pass' if amount is None else amount}"
-                              for seat, amount in auction.bids)
-            took = " ".join(auction.placed) or "nothing"
-            boxed = f", returned {auction.boxed}" if auction.boxed else ""
-            lines.append(f"Last auction (turn {auction.turn}): {steps}; {names[auction.winner]} won "
-                         f"for {auction.price}, placed {took}{boxed}, uncovered {auction.uncovered}")
+            steps = join([msg("{name} pass", name=names[seat]) if amount is None
+                          else layout("{name} {amount}", name=names[seat], amount=amount)
+                          for seat, amount in auction.bids])
+            took = " ".join(auction.placed) or msg("nothing")
+            boxed = msg(", returned {card}", card=auction.boxed) if auction.boxed else ""
+            lines.append(msg("Last auction (turn {turn}): {steps}; {name} won for {price}, placed "
+                             "{took}{boxed}, uncovered {uncovered}", turn=auction.turn,
+                             steps=steps, name=names[auction.winner], price=auction.price,
+                             took=took, boxed=boxed, uncovered=auction.uncovered))
         lines.append("")
         for player in range(state.players):
-            lines.append(f"{names[player]}: {state.gold[player]} gold")
+            lines.append(msg("{name}: {gold} gold", name=names[player], gold=state.gold[player]))
             for colour in COLOURS:
                 cards = state.expeditions[player][colour]
                 shown = " ".join(cards) if cards else "-"
                 points = score.breakdown[player][colour]
-                lines.append(f"  {colour} {COLOUR_NAMES[colour]:<7} {shown:<40} {points:>5}")
-            lines.append(f"  {'gold':<50} {state.gold[player]:>5}")
-            lines.append(f"  {'total':<50} {score.totals[player]:>5}")
-        return "\n".join(lines) + "\n"
+                lines.append(layout("  {letter} {colour:<7} {cards:<40} {points:>5}",
+                                    letter=colour, colour=COLOUR_NAMES[colour], cards=shown,
+                                    points=points))
+            lines.append(layout("  {label:<50} {points:>5}", label=msg("gold"),
+                                points=state.gold[player]))
+            lines.append(layout("  {label:<50} {points:>5}", label=msg("total"),
+                                points=score.totals[player]))
+        return join([*lines, ""], "\n")
 
     def copy_state(self, state: RivalsState) -> RivalsState:
         other = RivalsState.__new__(RivalsState)

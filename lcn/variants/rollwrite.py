@@ -64,7 +64,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import hint
-from ..messages import join, msg
+from ..messages import Message, join, msg, template
+from ..messages import layout as set_out
 from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
 from .rivals import player_tokens as _letter_tokens
 
@@ -198,6 +199,12 @@ BoxKind(arrow=None, artefact=None), BoxKind(arrow=None, artefact=None))
                 kinds.append(_LAYOUT_CHARS[char])
             layout[colour] = kinds
     return layout
+
+
+#: Where a sheet's layout came from, in words (``lcn show``'s board).
+_LAYOUT_SOURCES = {"record": template("record"), "mixed": template("mixed"),
+                   "option": template("option"), "file": template("file"),
+                   "tag": template("tag")}
 
 
 def format_layout(layout: dict[str, list[BoxKind]]) -> str:
@@ -348,7 +355,18 @@ def _parse_recent(tokens: tuple[str, ...], text: str) -> RollWriteMove:
     return _parse_move(text, list(tokens))
 
 
+#: The colour dice and the number dice of a roll as usually written (upper case), sorted:
+#: made once, so that most rolls are read with two look-ups.
+_ROLL_COLOURS = {a + b + c: tuple(sorted(a + b + c, key=COLOURS.index))
+                 for a in COLOURS for b in COLOURS for c in COLOURS}
+_ROLL_NUMBERS = {f"{n:03}": tuple(sorted(map(int, f"{n:03}"))) for n in range(1000)}
+
+
 def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    colours = _ROLL_COLOURS.get(word[:3])
+    numbers = _ROLL_NUMBERS.get(word[3:])
+    if colours is not None and numbers is not None:
+        return colours, numbers
     match = _ROLL.fullmatch(word)
     if match is None:
         raise MoveSyntaxError(
@@ -365,6 +383,26 @@ def _parse_roll(word: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     colours = tuple(sorted(letters, key=COLOURS.index))
     numbers = tuple(sorted(int(d) for d in match.group(2)))
     return colours, numbers
+
+
+def _simple_choices() -> dict[str, tuple[str, int, str, bool, bool, str | None]]:
+    """The choices that fill one box, as the writer writes them: their text after the
+    player's `:` → (kind, die, colour, top, artefact, arrow), as ``_parse_choice`` reads
+    them (a test compares the two on every entry)."""
+    table: dict[str, tuple[str, int, str, bool, bool, str | None]] = {}
+    for colour in COLOURS:
+        table[f"{colour}0"] = ("circle", 0, colour, False, False, None)
+        for number in range(1, 11):
+            for marks, top, artefact, arrow in (("", False, False, None), ("^", True, False, None),
+                                                ("+", False, True, None), (">-", False, False, "-"),
+                                                ("+>-", False, True, "-")):
+                table[f"{colour}{number}{marks}"] = ("write", number % 10, colour, top, artefact,
+                                                     arrow)
+    return table
+
+
+#: See :func:`_simple_choices`: made once; the common choices skip the general steps.
+_SIMPLE_CHOICES = _simple_choices()
 
 
 def _parse_choice(word: str, start: int, tokens: list[str],
@@ -393,6 +431,11 @@ def _parse_choice(word: str, start: int, tokens: list[str],
     token = tokens[seat]
     if rest == "-":
         return Choice(seat, token, "refuse", None, (), start, len(word))
+    simple = _SIMPLE_CHOICES.get(rest)
+    if simple is not None:
+        # One box written in canonical form: what the steps below would make of it.
+        return Choice(seat, token, simple[0], simple[1], (Step(*simple[2:], at, len(rest)),),
+                      start, len(word))
     if not rest:
         raise MoveSyntaxError(msg("`{word}`: nothing after `:`; expected a colour and a number "
                                   "(`R3`), a colour and 0 for the circle (`R0`), or `-` to refuse",
@@ -668,6 +711,18 @@ class RollWriteState:
         return sum(1 for taken in self.bridges.values() if taken is not None and seat in taken[1])
 
 
+def _filled(sheet: Sheet) -> list[int]:
+    """``Sheet.filled`` of every column at once, in the order of ``COLUMNS`` (a sheet's
+    expeditions are kept in the order of ``COLOURS``): the bridges compare it before and
+    after a turn."""
+    return [*map(len, sheet.numbers.values()), sheet.artefacts, sheet.dice]
+
+
+def _box_label(colour: str, box: int) -> str:
+    """A box named for people (``red box 4``); made only when a problem is told about it."""
+    return msg("{colour} box {box}", colour=COLOUR_NAMES[colour], box=box + 1)
+
+
 # -- the variant ------------------------------------------------------------------------
 
 
@@ -782,8 +837,8 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         numbers = list(move.numbers)
         # What each sheet had filled, in the columns whose bridge nobody has passed yet
         # (the only ones the bridges below look at).
-        open_columns = [c for c in COLUMNS if state.bridges[c] is None]
-        before = [{c: s.filled(c) for c in open_columns} for s in state.sheets]
+        open_columns = [(index, c) for index, c in enumerate(COLUMNS) if state.bridges[c] is None]
+        before = [_filled(s) for s in state.sheets]
         exhausted_before = [s.exhausted for s in state.sheets]
         available: tuple[list[str], list[int]] | None = None
         for choice in choices:
@@ -807,9 +862,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             self._choose(state, choice, turn, problems)
         # Bridges: every player who passes a bridge nobody passed before scores it (RW-BRIDGE-FIRST).
         newly: list[str] = []
-        for column in open_columns:
-            passers = tuple(seat for seat, sheet in enumerate(state.sheets)
-                            if sheet.filled(column) >= BRIDGE_BOX > before[seat][column])
+        after = [_filled(s) for s in state.sheets]
+        for index, column in open_columns:
+            passers = tuple(seat for seat, filled in enumerate(after)
+                            if filled[index] >= BRIDGE_BOX > before[seat][index])
             if passers:
                 state.bridges[column] = (turn, passers)
                 newly.append(column)
@@ -853,6 +909,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         the one due to roll, a turn was most likely left out or written twice: that is
         reported once, and the rolls go on from the seat the record shows.
         """
+        written = [c.seat for c in move.choices]
+        if len(written) == state.players and written[0] == roller \
+                and written == [(roller + step) % state.players for step in range(state.players)]:
+            return roller, move.choices  # every player once, clockwise from the roller
         names = state.names
         first = move.choices[0].seat if move.choices else roller
         rotation = [(first + step) % state.players for step in range(state.players)]
@@ -924,9 +984,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colours, numbers = pool
         name = state.names[choice.seat]
         first = choice.steps[0]
-        dice_text = msg("{colour} and {die}", colour=colour, die="0" if die == 0 else die)
         if colour in colours and die in numbers:
-            return
+            return  # the usual case: nothing to tell, so no words are made
+        dice_text = msg("{colour} and {die}", colour=colour, die="0" if die == 0 else die)
         roll = format_roll(move.colours, move.numbers)
         if is_roller:
             missing = msg("colour die {colour}", colour=colour) if colour not in colours \
@@ -995,7 +1055,6 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         first = choice.steps[0]
         colour = first.colour
         numbers = sheet.numbers[colour]
-        where = msg("{name}'s {colour} expedition", name=name, colour=COLOUR_NAMES[colour])
         if choice.kind == "circle":
             if numbers:
                 problems.append(Problem(
@@ -1027,6 +1086,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 offset=first.offset, length=first.length))
             return
         if value < top:
+            where = msg("{name}'s {colour} expedition", name=name, colour=COLOUR_NAMES[colour])
             problems.append(Problem(
                 "not-ascending", "RW-WRITE-ASCENDING",
                 msg("{value} cannot follow {top} in {where}: each number is equal to or greater than "
@@ -1104,7 +1164,6 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         colour = step.colour
         seat = choice.seat
         name = state.names[seat]
-        label = msg("{colour} box {box}", colour=COLOUR_NAMES[colour], box=box + 1)
         known = state.kinds[colour][box]
         given = state.given[colour][box]
         says_artefact = step.artefact
@@ -1120,10 +1179,12 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                 problems.append(Problem(
                     "no-artefact", "RW-ARTEFACT-BOX",
                     msg("`+`: the {label} of the sheet's layout carries no artefact, so {name} "
-                        "shades none", label=label, name=name), offset=step.offset, length=step.length))
+                        "shades none", label=_box_label(colour, box), name=name),
+                    offset=step.offset, length=step.length))
         elif says_artefact != known.artefact:
             seen_turn, seen_seat = state.evidence[(colour, box, "artefact")]
             other = state.names[seen_seat]
+            label = _box_label(colour, box)
             if known.artefact:
                 message = (f"{name} writes in the {label} without shading an artefact, but it "
                            f"gave {other} an artefact in turn {seen_turn}: a box gives one to "
@@ -1144,10 +1205,11 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     "no-arrow", "RW-ACCEL-ARROW",
                     msg("`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
                         "{name} cannot accelerate from it",
-                        label=label, name=name), offset=step.offset, length=step.length))
+                        label=_box_label(colour, box), name=name), offset=step.offset, length=step.length))
         elif says_arrow != known.arrow:
             seen_turn, seen_seat = state.evidence[(colour, box, "arrow")]
             other = state.names[seen_seat]
+            label = _box_label(colour, box)
             if known.arrow:
                 message = (f"{name} fills the {label} without a `>` mark, but it offered {other} "
                            f"an acceleration in turn {seen_turn}: write where the acceleration "
@@ -1267,32 +1329,40 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     view: int | None = None) -> str:
         """Every sheet as text. Sheets are public in Roll & Write, so ``view`` hides nothing."""
         score = self.score(state)
-        lines = []
-        status = "game over" if state.over else f"{names[state.roller]} rolls next"
-        lines.append(f"After turn {state.turn}: {status}")
+        # Each line a message (said in the reader's language by ``lcn show``), set out by
+        # ``layout`` where it is columns rather than a sentence.
+        lines: list[str] = []
+        status = msg("game over") if state.over else msg("{name} rolls next",
+                                                         name=names[state.roller])
+        lines.append(msg("After turn {turn}: {status}", turn=state.turn, status=status))
         last = state.last
         if last is not None:
             roller = (state.turn - 1 + state.shift) % state.players
-            said = ", ".join(f"{names[c.seat]} {self._describe(c)}" for c in last.choices)
-            lines.append(f"Roll of {names[roller]}: {format_roll(last.colours, last.numbers)}; "
-                         f"{said}")
-        passed = [f"{c} ({', '.join(names[s] for s in state.bridges[c][1])}, turn "  # type: ignore[index]
-                  f"{state.bridges[c][0]})" for c in COLUMNS  # type: ignore[index]
-                  if state.bridges[c] is not None]
-        lines.append(f"Bridges passed: {'; '.join(passed) if passed else 'none'}")
-        lines.append(f"Layout ({state.layout_source}): {format_layout(state.kinds)}")
+            said = join([set_out("{name} {choice}", name=names[c.seat], choice=self._describe(c))
+                         for c in last.choices])
+            lines.append(msg("Roll of {name}: {roll}; {choices}", name=names[roller],
+                             roll=format_roll(last.colours, last.numbers), choices=said))
+        passed = [msg("{column} ({names}, turn {turn})", column=c,
+                      names=", ".join(names[s] for s in state.bridges[c][1]),  # type: ignore[index]
+                      turn=state.bridges[c][0])  # type: ignore[index]
+                  for c in COLUMNS if state.bridges[c] is not None]
+        lines.append(msg("Bridges passed: {bridges}",
+                         bridges=join(passed, "; ") if passed else msg("none")))
+        source = _LAYOUT_SOURCES.get(state.layout_source)
+        lines.append(msg("Layout ({source}): {layout}", source=Message(source) if source
+                         else state.layout_source, layout=format_layout(state.kinds)))
         for seat, sheet in enumerate(state.sheets):
             lines.append("")
             lines.extend(self._sheet_lines(state, seat, sheet, names[seat], score.breakdown[seat],
                                            score.totals[seat]))
-        return "\n".join(lines) + "\n"
+        return join([*lines, ""], "\n")
 
     @staticmethod
     def _describe(choice: Choice) -> str:
         if choice.kind == "refuse":
-            return "refuses"
+            return msg("refuses")
         if choice.kind == "circle":
-            return f"marks the {COLOUR_NAMES[choice.colour or 'R']} circle"
+            return msg("marks the {colour} circle", colour=COLOUR_NAMES[choice.colour or "R"])
         return format_steps(choice)
 
     @staticmethod
@@ -1301,10 +1371,10 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         """One sheet, drawn bottom up as on paper: boxes, bridges, circles, columns A and D."""
         width = 5
         head = "".join(f"{c:>{width}}" for c in COLOURS) + "  |" + f"{'A':>{width}}{'D':>{width}}"
-        status = " (exhausted)" if sheet.exhausted else ""
-        out = [f"{name}{status}", f"{'':7}{head}"]
+        out: list[str] = [msg("{name} (exhausted)", name=name) if sheet.exhausted else name,
+                          f"{'':7}{head}"]
         top_row = "".join(f"{('^' if sheet.top[c] else '.'):>{width}}" for c in COLOURS)
-        out.append(f"{'top':<7}{top_row}  |")
+        out.append(set_out("{label:<7}{row}  |", label=msg("top"), row=top_row))
         bridges = state.bridge_states(seat)
         for row in range(BOXES, 0, -1):
             cells = []
@@ -1325,12 +1395,13 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     marks.append({"won": "(20)", "struck": "--"}.get(stateword or "", "20"))
                 row_text = "".join(f"{m:>{width}}" for m in marks[:6]) + "  |" + \
                     "".join(f"{m:>{width}}" for m in marks[6:])
-                out.append(f"{'bridge':<7}{row_text}")
+                out.append(set_out("{label:<7}{row}", label=msg("bridge"), row=row_text))
         circles = "".join(f"{(sheet.circle[c] or 'o'):>{width}}" for c in COLOURS)
-        out.append(f"{'circle':<7}{circles}  |")
+        out.append(set_out("{label:<7}{row}  |", label=msg("circle"), row=circles))
         points = "".join(f"{parts[c]:>{width}}" for c in COLOURS)
-        out.append(f"{'points':<7}{points}  |{parts['art']:>{width}}{parts['dice']:>{width}}")
-        out.append(f"  bridges {parts['bonus']}, total {total}")
+        out.append(set_out("{label:<7}{row}  |{art:>{width}}{dice:>{width}}", label=msg("points"),
+                          row=points, art=parts["art"], dice=parts["dice"], width=width))
+        out.append(msg("  bridges {bonus}, total {total}", bonus=parts["bonus"], total=total))
         return out
 
     def copy_state(self, state: RollWriteState) -> RollWriteState:

@@ -154,6 +154,12 @@
     if (window.history && window.history.replaceState) {
       window.history.replaceState(null, "", urlFor(turn).toString());
     }
+    // The language switch returns to the turn shown, not the one the page opened at.
+    var back = document.querySelector(".language-switch input[name=next]");
+    if (back) {
+      var here = urlFor(turn);
+      back.value = here.pathname + here.search;
+    }
     prefetch(turn);
     if (chunks[chunkOf(turn)] === "loaded") { root.setAttribute("data-ready", "1"); }
     keepSpace();

@@ -109,9 +109,17 @@ func diff(after, before card.Deck) string {
 	return ""
 }
 
+// mail, when set, tells the players of each command by e-mail as brdg.me's server does
+// (mail.go).
+var mail *mailer
+
 func try(g *lost_cities.Game, player string, cands []string) (string, error) {
+	whoseTurn, finished := g.WhoseTurn(), g.IsFinished()
 	for _, c := range cands {
-		if _, err := command.CallInCommands(player, g, c, g.Commands(player)); err == nil {
+		if output, err := command.CallInCommands(player, g, c, g.Commands(player)); err == nil {
+			if mail != nil {
+				mail.afterCommand(g, player, whoseTurn, finished, output)
+			}
 			return c, nil
 		}
 	}
@@ -126,7 +134,16 @@ func main() {
 	stopTurns := flag.Int("stop-after", 0, "stop after this many whole turns (0: play to the end)")
 	half := flag.Bool("half", false, "after stopping, place one more card without drawing (a mid-turn save)")
 	takeBias := flag.Float64("take", 0.35, "chance to try taking a discard before drawing")
+	mailboxes := flag.Bool("mail", false, "also send brdg.me's e-mails and keep each player's mailbox")
 	flag.Parse()
+	var received *sink
+	if *mailboxes {
+		var addr string
+		received, addr = startSink()
+		os.Setenv("BRDGME_EMAIL_SERVER_SMTP_ADDR", addr)
+		mail = &mailer{gameID: fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", *seed*2654435761%(1<<32),
+			*seed%(1<<16), *seed%(1<<12), (*seed*7)%(1<<12), *seed*40503)}
+	}
 	rng := rand.New(rand.NewSource(*seed))
 	g := &lost_cities.Game{}
 	ps := strings.Split(*players, ",")
@@ -134,6 +151,9 @@ func main() {
 		panic(err)
 	}
 	d := &dump{Program: "brdg.me (Go) game/lost_cities", Seed: *seed, Players: ps}
+	if mail != nil { // new_command.go: the invitation, to every player
+		mail.sendGame(g, g.Players, "You have been invited by "+ps[0]+" to play "+g.Name()+"!", true)
+	}
 	cur := startRound(g)
 	d.Rounds = append(d.Rounds, cur)
 	turns := 0
@@ -230,6 +250,9 @@ func main() {
 		write("."+strings.ToLower(viewer)+".ansi.txt", term+"\n")
 	}
 	write(".public.txt", render.RenderPlain(log.RenderMessages(g.GameLog().PublicMessages()))+"\n")
+	if received != nil {
+		received.mboxes(*out, *name)
+	}
 	js, _ := json.MarshalIndent(d, "", "  ")
 	write(".state.json", string(js)+"\n")
 }

@@ -15,8 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from lcn_cli.main import cli
+from real_support import refused
 from test_real_brdgme import GO, check_round, dump_of, games_played
 
 from lcn.importers import import_text
@@ -83,14 +82,9 @@ DAMAGED = [(path, label, text) for path in TRANSCRIPTS for label, text in damage
                          ids=[f"{p.name}:{label}" for p, label, _ in DAMAGED])
 def test_a_damaged_transcript_is_refused_with_its_place(tmp_path: Path, path: Path, label: str,
                                                         text: str) -> None:
-    copy = tmp_path / path.name.removesuffix(".gz")
-    copy.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(cli, ["convert", str(copy), "-o", str(tmp_path / "out.lcn")])
-    assert result.exit_code == 1, (label, result.stderr[-2000:])
-    assert "Traceback" not in result.stderr
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    where = LOCATION.search(result.stderr)
-    assert where is not None and f"{copy}:" in result.stderr, (label, result.stderr[-2000:])
+    _, stderr = refused(tmp_path, path, text, label)
+    where = LOCATION.search(stderr)
+    assert where is not None, (label, stderr[-2000:])
     line, column = int(where.group(1)), int(where.group(2))
     lines = text.split("\n")
     assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1]) + 1

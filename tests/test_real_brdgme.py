@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from lcn_cli.main import cli
+from real_support import refused
 
 from lcn import validate_record
 from lcn.importers import ImportError_, import_text
@@ -209,13 +208,8 @@ DAMAGED = [(path, label, text) for path in ALL_LOGS if len(dump_of(path)["player
                          ids=[f"{p.parent.name}/{p.name}:{label}" for p, label, _ in DAMAGED])
 def test_a_damaged_copy_is_refused_with_its_place(tmp_path: Path, path: Path, label: str,
                                                    text: str) -> None:
-    copy = tmp_path / path.name.removesuffix(".gz")
-    copy.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(cli, ["convert", str(copy), "-o", str(tmp_path / "out.lcn")])
-    assert result.exit_code == 1, (label, result.stderr[-2000:])
-    assert "Traceback" not in result.stderr
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    where = LOCATION.search(result.stderr)
-    assert where is not None and f"{copy}:" in result.stderr, (label, result.stderr[-2000:])
+    _, stderr = refused(tmp_path, path, text, label)
+    where = LOCATION.search(stderr)
+    assert where is not None, (label, stderr[-2000:])
     line = int(where.group(1))
     assert 1 <= line <= text.count("\n") + 1

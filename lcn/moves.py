@@ -226,17 +226,21 @@ def _draws(record: GameRecord, kept: list[Any], variant: Variant[Any, Any]
     before = _replay(record, kept[:-1], variant).state
     if before is None:
         return ()
-    found: list[LegalMove] = []
-    for text, whole in variant.candidate_draws(before, last):
-        try:
-            move = variant.parse_move(before, whole)
-        except MoveSyntaxError:
-            continue
-        trial = variant.copy_state(before)
-        if any(p.severity is Severity.ERROR for p in variant.apply(trial, move)):
-            continue
-        found.append(LegalMove(text, label(*variant.move_label(before, text, move))))
-    return tuple(found)
+    found = (_accepted(variant, before, text, whole)
+             for text, whole in variant.candidate_draws(before, last))
+    return tuple(move for move in found if move is not None)
+
+
+def _accepted(variant: Variant[Any, Any], state: Any, text: str, whole: str) -> LegalMove | None:
+    """The candidate as offered, if the engine takes it in this state without an error."""
+    try:
+        move = variant.parse_move(state, whole)
+    except MoveSyntaxError:
+        return None
+    trial = variant.copy_state(state)
+    if any(p.severity is Severity.ERROR for p in variant.apply(trial, move)):
+        return None
+    return LegalMove(text, label(*variant.move_label(state, text, move)))
 
 
 def _continuations(variant: Variant[Any, Any], state: Any, partial: str) -> list[LegalMove]:
@@ -246,15 +250,10 @@ def _continuations(variant: Variant[Any, Any], state: Any, partial: str) -> list
     for text, whole in variant.candidate_moves(state, partial):
         if text in seen:
             continue
-        try:
-            move = variant.parse_move(state, whole)
-        except MoveSyntaxError:
-            continue
-        trial = variant.copy_state(state)
-        if any(p.severity is Severity.ERROR for p in variant.apply(trial, move)):
-            continue
-        seen.add(text)
-        found.append(LegalMove(text, label(*variant.move_label(state, text, move))))
+        move = _accepted(variant, state, text, whole)
+        if move is not None:
+            seen.add(text)
+            found.append(move)
     return found
 
 

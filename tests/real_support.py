@@ -3,6 +3,7 @@ damage their fixtures in their own ways, and all of them expect the same refusal
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -20,3 +21,16 @@ def refused(tmp_path: Path, path: Path, text: str, label: str) -> tuple[Path, st
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert f"{copy}:" in result.stderr, (label, result.stderr[-2000:])
     return copy, result.stderr
+
+
+def refused_at(tmp_path: Path, path: Path, text: str, label: str,
+               location: re.Pattern[str]) -> tuple[int, int]:
+    """As ``refused``, and the ``line:col`` the message gives (``location``'s two groups) lies
+    within the damaged text."""
+    _, stderr = refused(tmp_path, path, text, label)
+    where = location.search(stderr)
+    assert where is not None, (label, stderr[-2000:])
+    line, column = int(where.group(1)), int(where.group(2))
+    lines = text.split("\n")
+    assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1]) + 1
+    return line, column

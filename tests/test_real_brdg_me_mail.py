@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from real_support import refused
+from real_support import refused_at
 from test_real_brdgme import GO, check_round, dump_of, games_played, viewer_of
 
 from lcn.importers import export_records, import_text
@@ -103,9 +103,4 @@ DAMAGED = [(path, label, text) for path in MAILBOXES for label, text in damages(
                          ids=[f"{p.name}:{label}" for p, label, _ in DAMAGED])
 def test_a_damaged_mailbox_is_refused_with_its_place(tmp_path: Path, path: Path, label: str,
                                                      text: str) -> None:
-    _, stderr = refused(tmp_path, path, text, label)
-    where = LOCATION.search(stderr)
-    assert where is not None, (label, stderr[-2000:])
-    line, column = int(where.group(1)), int(where.group(2))
-    lines = text.split("\n")
-    assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1]) + 1
+    refused_at(tmp_path, path, text, label, LOCATION)

@@ -205,7 +205,7 @@ class Site:
         self.port = free_port()
         self.base = f"http://{HOST}:{self.port}"
         self.env = dict(os.environ, LCN_DATA_DIR=str(work / "data"), LCN_DATABASE_URL=database_url,
-                        LCN_RATELIMIT_ENABLED="0", LCN_SECRET_KEY="loadfault")
+                        LCN_RATELIMIT_ENABLED="0")
         self.workers = workers
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0

@@ -15,9 +15,11 @@ coverage-guided harness in ``fuzz/run.py`` is the place for long runs (docs/reli
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -101,3 +103,15 @@ def test_importers_on_damaged_lcn(data: bytes) -> None:
 @given(fs.damaged(fs.valid_lcn() | fs.importer_inputs(), most=4))
 def test_cli_exit_codes_never_a_traceback(data: bytes) -> None:
     run(targets.cli, data)
+
+
+# -- the watchdog itself ----------------------------------------------------------------------
+def test_the_watchdog_stops_work_that_runs_on_and_not_a_process_that_waits() -> None:
+    """A loop that computes is stopped; waiting (here a sleep longer than the limit, as a
+    process waits for a processor on a busy machine) is no hang, because the limit is CPU time."""
+    with pytest.raises(targets.Hang, match="CPU time"), targets.watchdog(0.2):
+        end = time.monotonic() + 120  # the loop's own bound, should the watchdog fail
+        while time.monotonic() < end:
+            sum(range(1000))
+    with targets.watchdog(0.2):
+        time.sleep(0.5)

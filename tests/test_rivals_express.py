@@ -373,6 +373,7 @@ CASES = [_HEAD + movetext + "\n*\n" for movetext in (
     "1. up:R4 share:0",  # a share-out without piles: left to the engine
     "1. up:R4\n2.",  # an empty turn
     "1. up:R4\n3. up:R5",  # LCN-MOVE-NUMBER
+    "1. up:R4\n2. Bo- Ada1 Bo- place:R4 up:R5",  # V-AUCTION-OPEN, then an auction's end
 )] + [_HEAD.replace("\n\n", '\n[Player3 "Cy"]\n[Wagers3 "Ww Rw"]\n\n') + movetext + "\n*\n"
       for movetext in (
     "1. up:R4\n2. Bo- Cy1 Ada- up:R5",  # V-AUCTION-OPEN
@@ -405,12 +406,12 @@ def test_corrupted_games_agree_in_one_file() -> None:
 # -- each check is needed ------------------------------------------------------------------
 
 #: Each rule check of the express check, as the comment beside its ``return None`` names it.
-CHECKS = ["V-AUCTION-DISPLAY", "V-TURN-ORDER, V-AUCTION-ORDER", "V-AUCTION-RAISE",
-          "V-AUCTION-OPEN", "V-AUCTION-END: someone", "a call after the auction ended",
-          "V-PLACE-DISPLAY", "V-PLACE-ASCENDING", "V-PLACE-WAGER-FIRST", "V-AUCTION-BOX",
-          "V-UNCOVER-TOP", "V-SETUP-CARDS: every copy", "V-UNCOVER-USELESS",
-          "V-PILE-SHARE, V-PILE-REMAINDER", "no pile ran out", "V-SETUP-CARDS; sizes",
-          "an empty turn"]
+CHECKS = ["V-AUCTION-DISPLAY", "the opening call out of turn", "V-AUCTION-OPEN",
+          "the opening bid beyond", "V-TURN-ORDER, V-AUCTION-ORDER", "V-AUCTION-RAISE",
+          "V-AUCTION-END: someone", "V-PLACE-DISPLAY", "V-PLACE-ASCENDING",
+          "V-PLACE-WAGER-FIRST", "V-AUCTION-BOX", "no uncover", "V-UNCOVER-TOP",
+          "V-SETUP-CARDS: every copy", "V-UNCOVER-USELESS", "V-PILE-SHARE, V-PILE-REMAINDER",
+          "V-SETUP-CARDS; sizes", "an empty turn"]
 
 
 def _without(check: str) -> Callable[..., object]:
@@ -439,7 +440,10 @@ def test_each_check_is_needed(check: str, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_scoring_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rivals_express, "FOOTPRINTS", [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3])
+    # Three footprints on a 10 (two is right), in the table the check reads.
+    placed = {text: (card, colour, value, 3 if value == 10 else footprints)
+              for text, (card, colour, value, footprints) in rivals_express.PLACED.items()}
+    monkeypatch.setattr(rivals_express, "PLACED", placed)
     assert _differences("\n".join(_star(text) for text in GAMES[:10]))
 
 

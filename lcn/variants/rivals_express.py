@@ -25,6 +25,7 @@ Nothing is remembered between games: the tables below are made once, at import (
 
 from __future__ import annotations
 
+from itertools import accumulate, chain
 from typing import TYPE_CHECKING
 
 from .base import ExpressResult
@@ -60,9 +61,10 @@ PLACED: dict[str, _Card] = {
     text: (card, card // 11, card % 11, FOOTPRINTS[card % 11]) for text, card in CARDS.items()}
 #: Not a card: the number no display holds.
 NO_CARD: _Card = (-1, 0, 0, 0)
-#: The uncovers as written (``up:R4``, ``up:R4>box``) → (number, colour, value, to the box).
-UPS: dict[str, tuple[int, int, int, bool]] = {
-    f"up:{text}{suffix}": (card, colour, value, suffix == ">box")
+#: The uncovers as written (``up:R4``, ``up:R4>box``) → (number, colour, value, to the box,
+#: the card as written).
+UPS: dict[str, tuple[int, int, int, bool, str]] = {
+    f"up:{text}{suffix}": (card, colour, value, suffix == ">box", text)
     for text, (card, colour, value, _) in PLACED.items() for suffix in ("", ">box")}
 #: The cards an auction's winner takes into the box (``box:Gw``) → the card's number.
 BOXES: dict[str, int] = {f"box:{text}": card for text, card in CARDS.items()}
@@ -70,18 +72,23 @@ BOXES: dict[str, int] = {f"box:{text}": card for text, card in CARDS.items()}
 #: the gold there is cannot be right: it is left out, and so is any other spelling.
 SHARES: dict[str, int] = {f"share:{coins}": coins for coins in range(TOTAL_GOLD + 1)}
 RESTS: dict[str, int] = {f"rest:{coins}": coins for coins in range(TOTAL_GOLD + 1)}
-#: Every card number of the piles, copies repeated, in order (V-SETUP-CARDS).
-DECK = sorted(CARDS[card] for card, copies in card_set().items() for _ in range(copies))
+#: Every card of the piles as written, copies repeated, sorted (V-SETUP-CARDS).
+DECK = sorted(card for card, copies in card_set().items() for _ in range(copies))
 #: Copies of each card number in the piles (0 for numbers that are no card).
-COPIES = [DECK.count(card) for card in range(len(COLOURS) * 11)]
-#: The wagers' texts → their colour index (the starting wagers, ``Wagers1``..).
-WAGERS = {f"{colour}w": index for index, colour in enumerate(COLOURS)}
+COPIES = [0] * (len(COLOURS) * 11)
+for _card, _copies in card_set().items():
+    COPIES[CARDS[_card]] = _copies
+#: A player's starting wagers as written (``Rw Bw``: two of different colours) → their
+#: colour indexes (V-SETUP-START-WAGERS).
+WAGERS = {f"{first}w {second}w": (COLOURS.index(first), COLOURS.index(second))
+          for first in COLOURS for second in COLOURS if first != second}
 #: The move number that starts each turn, as the writer writes it (LCN-MOVE-NUMBER).
 NUMBERS = [f"{n}." for n in range(1, 2 * TOTAL_CARDS + 2)]
 #: The seats' tags, the piles' tags.
 _PLAYER_TAGS = [f"Player{seat + 1}" for seat in range(MAX_PLAYERS + 1)]
 _WAGER_TAGS = [f"Wagers{seat + 1}" for seat in range(MAX_PLAYERS)]
 _PILE_TAGS = [f"Pile{index + 1}" for index in range(PILE_COUNT)]
+_NO_PILES = [None] * PILE_COUNT
 #: Where each pile ends when none is given (a share-out follows), and then never.
 _ENDS = [PILE_SIZE * (index + 1) for index in range(PILE_COUNT - 1)] + [-1]
 #: A call's ending after a player's token → (seat, amount; 0 for a pass), by seat: a pass
@@ -122,11 +129,11 @@ def _tokens(names: list[str]) -> list[str]:
     return player_tokens(names)
 
 
-def _long_bid(word: str, seat_of: dict[str, int]) -> tuple[int, int] | None:
+def _long_bid(word: str, tokens: list[str]) -> tuple[int, int] | None:
     """A bid of two digits as written (``Ada12``, ``P212``: P2 bids 12) → (seat, amount)."""
-    seat = seat_of.get(word[:-2])
+    who = word[:-2]
     amount = _LONG_AMOUNTS.get(word[-2:])
-    return None if seat is None or amount is None else (seat, amount)
+    return None if amount is None or who not in tokens else (tokens.index(who), amount)
 
 
 def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
@@ -145,12 +152,12 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             break
         names.append(name)
     players = len(names)
+    # Any other tag whose name holds `Player` (`Player5`, `PlayerX`) makes one more.
     if not 2 <= players <= MAX_PLAYERS or "PileSizes" in tags \
-            or sum(1 for tag in tags if tag.startswith("Player")) != players:
+            or "\n".join(tags).count("Player") != players:
         return None
     # Each call as the writer writes it → (seat, amount): `Ada3`, `Bo-`, `P23` (P2 bids 3).
     tokens = _tokens(names)
-    seat_of = {token: seat for seat, token in enumerate(tokens)}
     calls = {token + ending: call for seat, token in enumerate(tokens)
              for ending, call in _CALLS[seat]}
 
@@ -164,13 +171,10 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         text = get(_WAGER_TAGS[seat])
         if text is None:
             return None
-        pair = text.split()
-        if len(pair) != 2 or pair[0] == pair[1]:
+        pair = WAGERS.get(text) or WAGERS.get(" ".join(text.split()))
+        if pair is None:
             return None
-        for wager in pair:
-            colour = WAGERS.get(wager)
-            if colour is None:
-                return None
+        for colour in pair:
             dealt[colour] += 1
             wagers[seat * 5 + colour] += 1
     if max(dealt) > START_WAGER_COPIES:
@@ -178,27 +182,21 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
 
     # -- the piles (V-SETUP-PILES, V-SETUP-CARDS): all four given, or none and no share-out
     given = [get(tag) for tag in _PILE_TAGS]
-    # The cards in the order they are uncovered, and one more that is no card (-1): a turn
-    # after the last card uncovers no top (V-UNCOVER-TOP, V-END-LAST-CARD).
-    deck: list[int] | None
-    if given == [None] * PILE_COUNT:
+    # The cards as written in the order they are uncovered, and one more that is no card: a
+    # turn after the last card uncovers no top (V-UNCOVER-TOP, V-END-LAST-CARD).
+    deck: list[str] | None
+    if given == _NO_PILES:
         deck, ends = None, _ENDS
     elif None in given:
         return None
     else:
-        deck, ends, sizes = [], [], []
-        for text in given:
-            assert text is not None
-            try:
-                cards = list(map(CARDS.__getitem__, text.split()))
-            except KeyError:
-                return None
-            deck += cards
-            sizes.append(len(cards))
-            ends.append(len(deck))
+        piles = [text.split() for text in given if text is not None]
+        sizes = list(map(len, piles))
+        deck = list(chain.from_iterable(piles))
         if sorted(deck) != DECK or min(sizes) < 1 or max(sizes) - min(sizes) > 2:
             return None  # V-SETUP-CARDS; sizes that sum to 80 but are uneven: a warning
-        deck.append(-1)
+        deck.append("")
+        ends = list(accumulate(sizes))
         ends[-1] = -1  # the last pile's end has no share-out
     # Copies of each card not uncovered yet, where no piles are given.
     free = list(COPIES)
@@ -228,10 +226,9 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         at += 1
         word = words[at]
         up = ups(word)
-        actor = player
         if up is None:
             # -- an auction (V-AUCTION-*): bids and passes, clockwise from the player
-            call = calls_get(word) or _long_bid(word, seat_of)
+            call = calls_get(word) or _long_bid(word, tokens)
             if call is None:
                 return None  # an empty turn, or a word that starts no turn
             if not display:
@@ -248,7 +245,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             expected = next_seat[active][winner]
             while True:
                 at += 1
-                call = calls_get(words[at]) or _long_bid(words[at], seat_of)
+                call = calls_get(words[at]) or _long_bid(words[at], tokens)
                 if call is None:
                     break
                 seat, amount = call
@@ -271,7 +268,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 return None  # V-AUCTION-END: someone has not passed
             gold[winner] -= high
             supply += high
-            actor = winner
+            player = winner  # the winner plays the turn
             base = winner * 5
             word = words[at]
             if word.startswith("place:"):
@@ -305,12 +302,12 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             if up is None:
                 return None  # no uncover (V-AUCTION-UNCOVER), or not as written
         # -- the uncover (V-UNCOVER-*), then the share-out when a pile runs out (V-PILE-*)
-        card, colour, value, to_box = up
+        card, colour, value, to_box, written = up
         if deck is None:
             if not free[card]:
                 return None  # V-SETUP-CARDS: every copy seen already
             free[card] -= 1
-        elif deck[turn] != card:
+        elif deck[turn] != written:
             return None  # V-UNCOVER-TOP
         # Of use to a player who could place it (V-UNCOVER-USELESS): a number not below the
         # lowest top of its colour, a wager while someone has placed no number of it.
@@ -320,7 +317,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             display.append(card)
         turn += 1
         at += 1
-        player = following[actor]
+        player = following[player]
         if turn == boundary:
             # A pile ran out, not the last: the supply is shared out, the rest stays. The
             # written share-out is optional; anywhere else a share-out word stands where

@@ -129,6 +129,12 @@ def _tokens(names: list[str]) -> list[str]:
     return player_tokens(names)
 
 
+def _call_table(tokens: list[str]) -> dict[str, tuple[int, int]]:
+    """Each call of one digit as the writer writes it → (seat, amount; 0 for a pass): ``Ada3``,
+    ``Bo-``, ``P23`` (P2 bids 3)."""
+    return {token + ending: call for seat, token in enumerate(tokens) for ending, call in _CALLS[seat]}
+
+
 def _long_bid(word: str, tokens: list[str]) -> tuple[int, int] | None:
     """A bid of two digits as written (``Ada12``, ``P212``: P2 bids 12) → (seat, amount)."""
     who = word[:-2]
@@ -156,10 +162,8 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     if not 2 <= players <= MAX_PLAYERS or "PileSizes" in tags \
             or "\n".join(tags).count("Player") != players:
         return None
-    # Each call as the writer writes it → (seat, amount): `Ada3`, `Bo-`, `P23` (P2 bids 3).
     tokens = _tokens(names)
-    calls = {token + ending: call for seat, token in enumerate(tokens)
-             for ending, call in _CALLS[seat]}
+    calls = _call_table(tokens)
 
     # -- the starting wagers (V-SETUP-START-WAGERS, V-SETUP-START-WAGER-CARDS)
     # Per player and colour (slot seat × 5 + colour): wagers, numbers, footprints placed.

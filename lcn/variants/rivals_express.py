@@ -14,13 +14,17 @@ here is one the engine finds nothing to say about, not even a warning.
 Each word is classified by one dictionary look-up: the tables below hold every canonical
 word that is not a player's call (move numbers, ``up:``, ``box:``, ``share:``, ``rest:``,
 with what each says as a tuple of small integers), and a game's calls (``Ada3``, ``Bo-``) are
-a table of its own, made from its players' tokens once per game (a few dozen entries a
-player: a bid above the gold there is cannot be kept). A word that is in no table is not
-written as the writer writes it, and the check gives up. Who calls next in an auction is
-read from a table by the players still in it (a bit mask) and the seat that called.
+a table of its own, made from its players' tokens once per game (ten entries a player: the
+pass and the bids of one digit; a bid of two digits, seldom made, is read from its last two
+characters). A word that is in no table is not written as the writer writes it, and the
+check gives up. Who calls next in an auction is read from a table by the players still in
+it (a bit mask) and the seat that called. Checks that other checks imply are not made twice:
+a call after an auction's end, or a share-out word where no pile ran out, stands where the
+uncover or the next move number must, and is neither; a turn after the last card finds no
+card left to uncover.
 
-Nothing is remembered between games: the tables below are made once, at import (about
-300 words and 500 small lists and tuples).
+Nothing is remembered between games: the tables below are made once, at import (about 450
+words and as many small tuples).
 """
 
 from __future__ import annotations
@@ -114,9 +118,6 @@ def _next_seats(players: int) -> list[list[int]]:
 
 #: By number of players: the auction's next seat (``_next_seats``).
 _NEXT = [[], [], *(_next_seats(players) for players in range(2, MAX_PLAYERS + 1))]
-#: By number of players: the seat after each seat, whose turn is next.
-_FOLLOWING = [[(seat + 1) % players for seat in range(players)] if players else []
-              for players in range(MAX_PLAYERS + 1)]
 
 
 def _tokens(names: list[str]) -> list[str]:
@@ -212,13 +213,13 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     # lowest of those (what decides whether an uncovered card is of use).
     tops = [[0] * players for _ in range(5)]
     lowest = [0] * 5
-    following = _FOLLOWING[players]
     next_seat = _NEXT[players]
     everyone = (1 << players) - 1
     ups, calls_get, turn_numbers = UPS.get, calls.get, NUMBERS
     pile = 0
     boundary = ends[0]
-    player = 0
+    # Whose turn it is: seat (first + turn) % players; an auction's winner moves it on.
+    first = 0
     turn = 0
     count = len(words)
     words = [*words, ""]  # a word that is in no table after the last: no bound checked
@@ -228,17 +229,17 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         if words[at] != turn_numbers[turn]:
             return None
         at += 1
-        word = words[at]
-        up = ups(word)
+        up = ups(words[at])
         if up is None:
             # -- an auction (V-AUCTION-*): bids and passes, clockwise from the player
+            word = words[at]
             call = calls_get(word) or _long_bid(word, tokens)
             if call is None:
                 return None  # an empty turn, or a word that starts no turn
             if not display:
                 return None  # V-AUCTION-DISPLAY
             winner, high = call
-            if winner != player:
+            if winner != (first + turn) % players:
                 return None  # the opening call out of turn (V-TURN-ORDER)
             if not high:
                 return None  # V-AUCTION-OPEN
@@ -272,7 +273,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 return None  # V-AUCTION-END: someone has not passed
             gold[winner] -= high
             supply += high
-            player = winner  # the winner plays the turn
+            first = winner - turn  # the winner plays the turn; the next player follows
             base = winner * 5
             word = words[at]
             if word.startswith("place:"):
@@ -321,7 +322,6 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             display.append(card)
         turn += 1
         at += 1
-        player = following[player]
         if turn == boundary:
             # A pile ran out, not the last: the supply is shared out, the rest stays. The
             # written share-out is optional; anywhere else a share-out word stands where

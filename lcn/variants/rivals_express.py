@@ -295,17 +295,19 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     else:
                         wagers[base + colour] += 1
                 at += 1
-                word = words[at]
-            if word.startswith("box:"):
-                card = BOXES.get(word, -1)
-                if card not in display:
-                    return None  # V-AUCTION-BOX
-                display.remove(card)
-                at += 1
-                word = words[at]
-            up = ups(word)
+            up = ups(words[at])
             if up is None:
-                return None  # no uncover (V-AUCTION-UNCOVER), or not as written
+                # The winner's card into the box, before the uncover: seldom taken.
+                word = words[at]
+                if word.startswith("box:"):
+                    card = BOXES.get(word, -1)
+                    if card not in display:
+                        return None  # V-AUCTION-BOX
+                    display.remove(card)
+                    at += 1
+                    up = ups(words[at])
+                if up is None:
+                    return None  # no uncover (V-AUCTION-UNCOVER), or not as written
         # -- the uncover (V-UNCOVER-*), then the share-out when a pile runs out (V-PILE-*)
         card, colour, value, to_box, written = up
         if deck is None:

@@ -24,7 +24,15 @@ import pytest
 import lcn
 from lcn.validate import ExpressReport, ValidationRun
 from lcn.variants import rivals_express
-from lcn.variants.rivals import RivalsVariant, player_tokens
+from lcn.variants.rivals import (
+    TOTAL_GOLD,
+    RivalsVariant,
+    card_value,
+    footprints,
+    format_move,
+    parse_move,
+    player_tokens,
+)
 from lcn.variants.rivals_play import random_game, strip_piles
 
 SAMPLES = sorted((Path(__file__).parent.parent / "samples" / "rivals").glob("*.lcn"))
@@ -373,6 +381,7 @@ CASES = [_HEAD + movetext + "\n*\n" for movetext in (
     "1. up:R4 share:0",  # a share-out without piles: left to the engine
     "1. up:R4\n2.",  # an empty turn
     "1. up:R4\n3. up:R5",  # LCN-MOVE-NUMBER
+    "1. up:R4\n2. Bo- Ada1 Bo- place:R4 up:R5",  # V-AUCTION-OPEN, then an auction's end
 )] + [_HEAD.replace("\n\n", '\n[Player3 "Cy"]\n[Wagers3 "Ww Rw"]\n\n') + movetext + "\n*\n"
       for movetext in (
     "1. up:R4\n2. Bo- Cy1 Ada- up:R5",  # V-AUCTION-OPEN
@@ -405,12 +414,12 @@ def test_corrupted_games_agree_in_one_file() -> None:
 # -- each check is needed ------------------------------------------------------------------
 
 #: Each rule check of the express check, as the comment beside its ``return None`` names it.
-CHECKS = ["V-AUCTION-DISPLAY", "V-TURN-ORDER, V-AUCTION-ORDER", "V-AUCTION-RAISE",
-          "V-AUCTION-OPEN", "V-AUCTION-END: someone", "a call after the auction ended",
-          "V-PLACE-DISPLAY", "V-PLACE-ASCENDING", "V-PLACE-WAGER-FIRST", "V-AUCTION-BOX",
-          "V-UNCOVER-TOP", "V-SETUP-CARDS: every copy", "V-UNCOVER-USELESS",
-          "V-PILE-SHARE, V-PILE-REMAINDER", "no pile ran out", "V-SETUP-CARDS; sizes",
-          "an empty turn"]
+CHECKS = ["V-AUCTION-DISPLAY", "the opening call out of turn", "V-AUCTION-OPEN",
+          "the opening bid beyond", "V-TURN-ORDER, V-AUCTION-ORDER", "V-AUCTION-RAISE",
+          "V-AUCTION-END: someone", "V-PLACE-DISPLAY", "V-PLACE-ASCENDING",
+          "V-PLACE-WAGER-FIRST", "V-AUCTION-BOX", "no uncover", "V-UNCOVER-TOP",
+          "V-SETUP-CARDS: every copy", "V-UNCOVER-USELESS", "V-PILE-SHARE, V-PILE-REMAINDER",
+          "V-SETUP-CARDS; sizes", "an empty turn"]
 
 
 def _without(check: str) -> Callable[..., object]:
@@ -439,7 +448,10 @@ def test_each_check_is_needed(check: str, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_scoring_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rivals_express, "FOOTPRINTS", [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3])
+    # Three footprints on a 10 (two is right), in the table the check reads.
+    placed = {text: (card, colour, value, 3 if value == 10 else footprints)
+              for text, (card, colour, value, footprints) in rivals_express.PLACED.items()}
+    monkeypatch.setattr(rivals_express, "PLACED", placed)
     assert _differences("\n".join(_star(text) for text in GAMES[:10]))
 
 
@@ -451,3 +463,131 @@ def test_a_tag_name_in_another_case_is_left_to_full_validation() -> None:
     for text in (classic, rivals):
         (report,) = _same(text)
         assert [d.code for d in report.diagnostics] == ["tag-case"]
+
+
+# -- the tables: every word they hold means what the engine reads -------------------------
+
+#: Players' names of every kind: their own tokens, the seat form, letters kept from a name.
+NAME_SETS = [["Ada", "Bo"], ["Ada", "Bo", "Cy", "Di"], ["Ada", "ada"], ["P", "Bo"], ["p", "Bo", "Cy"],
+             ["Mary Ann", "Bo"], ["Player 1", "Bo"], ["R2D2", "Bo", "Cy"], ["Zoë", "Bo"],
+             ["", "Bo"], ["Ada", "ADA", "Bo", "bo"], ["Up", "Place", "Box"], ["Pp", "PP"]]
+
+
+def test_tokens_are_the_engines() -> None:
+    for names in NAME_SETS:
+        assert rivals_express._tokens(names) == player_tokens(names), names
+
+
+def _bids(text: str, tokens: list[str]) -> list[tuple[int, int]]:
+    return [(bid.seat, bid.amount or 0) for bid in parse_move(text, tokens).bids]
+
+
+def test_every_call_in_the_tables_is_the_engines() -> None:
+    for names in NAME_SETS:
+        tokens = player_tokens(names)
+        table = rivals_express._call_table(tokens)
+        assert len(table) == 10 * len(tokens)
+        for word, call in table.items():
+            assert _bids(f"{word} up:Y2", tokens) == [call], (names, word)
+        for seat, token in enumerate(tokens):
+            for amount in range(10, TOTAL_GOLD + 1):
+                word = f"{token}{amount}"
+                assert word not in table
+                assert rivals_express._long_bid(word, tokens) == (seat, amount)
+                assert _bids(f"{word} up:Y2", tokens) == [(seat, amount)]
+            for other in (f"{token}0", f"{token}00", f"{token}01", f"{token}010",
+                          f"{token}{TOTAL_GOLD + 1}", f"{token}100", token,
+                          f"{token}--", f"{token.lower()}1", f"{token.upper()}-"):
+                if other not in (f"{t}{e}" for t in tokens for e in ("-", *"123456789")):
+                    assert other not in table and rivals_express._long_bid(other, tokens) is None
+
+
+def test_every_card_word_in_the_tables_is_the_engines() -> None:
+    tokens = ["Ada", "Bo"]
+    for word, (card, colour, value, to_box, text) in rivals_express.UPS.items():
+        move = parse_move(word, tokens)
+        assert format_move(move) == word
+        assert (move.up.value, move.up_box) == (text, to_box)
+        assert (rivals_express.CARDS[text], "YBWGR"[colour], value) == (card, text[0], card_value(text))
+    assert len(rivals_express.UPS) == 2 * len(rivals_express.CARDS) == 100
+    for text, (card, colour, value, steps) in rivals_express.PLACED.items():
+        move = parse_move(f"Ada1 Bo- place:{text} up:Y2", tokens)
+        assert [item.value for item in move.place] == [text]
+        assert (card, "YBWGR"[colour], value, steps) == (
+            rivals_express.CARDS[text], text[0], card_value(text), footprints(text))
+    for word, card in rivals_express.BOXES.items():
+        move = parse_move(f"Ada1 Bo- {word} up:Y2", tokens)
+        assert move.box is not None and rivals_express.CARDS[move.box.value] == card
+    for table, what in ((rivals_express.SHARES, "share"), (rivals_express.RESTS, "rest")):
+        assert len(table) == TOTAL_GOLD + 1
+        for word, coins in table.items():
+            move = parse_move(f"up:Y2 {word}", tokens)
+            item = move.share if what == "share" else move.rest
+            assert item is not None and item.value == coins and format_move(move) == f"up:Y2 {word}"
+    for pair, (first, second) in rivals_express.WAGERS.items():
+        assert pair == f"{'YBWGR'[first]}w {'YBWGR'[second]}w" and first != second
+    assert rivals_express.NUMBERS[:3] == ["1.", "2.", "3."]
+
+
+_TWO = '[Variant "rivals"]\n[Player1 "{a}"]\n[Player2 "{b}"]\n[Wagers1 "Rw Bw"]\n[Wagers2 "Gw Yw"]\n\n'
+
+
+@pytest.mark.parametrize(("names", "movetext", "decided", "valid"), [
+    (("Ada", "Bo"), "1. up:R4\n2. Bo12 Ada13 Bo- place:R4 up:R5", True, True),
+    (("Ada", "Bo"), "1. up:R4\n2. Bo18 Ada- place:R4 up:R5\n3. Ada10 Bo- place:R5 up:R6", True, True),
+    (("Ada", "Bo"), "1. up:R4\n2. Bo19 Ada- place:R4 up:R5", False, False),  # V-AUCTION-FUNDS
+    (("Ada", "Bo"), "1. up:R4\n2. Bo12 Ada12 Bo- place:R4 up:R5", False, False),  # V-AUCTION-RAISE
+    (("Ada", "Bo"), "1. up:R4\n2. Bo012 Ada- place:R4 up:R5", False, True),  # not as written
+    (("Ada", "ada"), "1. up:R4\n2. P212 P113 P2- place:R4 up:R5", True, True),  # the seat form
+    (("Ada", "ada"), "1. up:R4\n2. P212 P1- place:R4 up:R5", True, True),
+    (("Ada", "ada"), "1. up:R4\n2. P112 P2- place:R4 up:R5", False, False),  # V-TURN-ORDER
+])
+def test_bids_of_two_digits(names: tuple[str, str], movetext: str, decided: bool, valid: bool) -> None:
+    (report,) = _same(_TWO.format(a=names[0], b=names[1]) + movetext + "\n*\n")
+    assert isinstance(report, ExpressReport) is decided
+    assert report.valid is valid
+
+
+# -- every word damaged in turn ---------------------------------------------------------------
+
+def _damaged(words: list[str], at: int, rng: random.Random) -> list[str]:
+    """The movetext's words with the one at ``at`` damaged, or the words cut after it."""
+    out = list(words)
+    word = out[at]
+    how = rng.randrange(8)
+    if how == 0:
+        del out[at]
+    elif how == 1:
+        out.insert(at, word)
+    elif how == 2 and at + 1 < len(out):
+        out[at], out[at + 1] = out[at + 1], out[at]
+    elif how == 3:
+        out[at] = word.swapcase() if rng.random() < 0.5 else word.upper()
+    elif how == 4 and any(ch.isdigit() for ch in word):
+        spots = [i for i, ch in enumerate(word) if ch.isdigit()]
+        i = rng.choice(spots)
+        out[at] = word[:i] + rng.choice("0123456789") + word[i + 1:]
+    elif how == 5:
+        out[at] = rng.choice(words)
+    elif how == 6:
+        out[at] = word + rng.choice((">box", "-", "0", ",R4", ":"))
+    else:
+        out = out[:at + 1]
+    return out
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_each_word_damaged_agrees(seed: int) -> None:
+    rng = random.Random(seed)
+    piles = seed % 2 == 1
+    record = random_game(seed, players=2 + seed % 3, annotate=piles)
+    text = lcn.write_game(record if piles else strip_piles(record))
+    tags, lines = _split(text)
+    tags = [tag for tag in tags if not tag.startswith("[Result ")]
+    words = " ".join(lines[:-1]).split()
+    decided = 0
+    for at in range(len(words)):
+        damaged = _damaged(words, at, rng)
+        reports = _same("\n".join(tags) + "\n\n" + " ".join(damaged) + " *\n")
+        decided += sum(isinstance(report, ExpressReport) for report in reports)
+    assert 0 < decided < len(words)

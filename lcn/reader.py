@@ -81,9 +81,10 @@ _MAY_END = re.compile(r"(?<!\S)(?:\*|[-0-9][^\s:*]*[:*])")
 #: The comments of lines kept together (``_Builder.keep_block``): those of
 #: ``_LINE_COMMENT`` on each line, none across a line break.
 _BLOCK_COMMENT = re.compile(r"\{[^{}\n]*\}|;[^\n]*")
-#: A character that no line kept unread may hold: anything but printable ASCII and tabs
-#: (and the line breaks between the lines of a block).
-_UNUSUAL = re.compile(r"[^\t\n -~]")
+#: ``_MAY_END`` over the text of lines kept together, read backwards (a search that starts
+#: at a `:` or `*` is several times faster than one that tries every word): a word that
+#: starts with a digit, `-` or `*` and holds a `:` or `*`.
+_MAY_END_REVERSED = re.compile(r"\*(?!\S)|[:*]\S*[-0-9*](?!\S)")
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -465,16 +466,18 @@ class _Builder:
         of a game's movetext, where its termination stands, is left to :meth:`keep`); on
         False the reader takes them one at a time, which says what stops where.
         """
-        text = "\n".join(block)
-        size = self.deferred_size + len(text) - len(block) + 1
-        if size > MAX_DEFERRED or _UNUSUAL.search(text):
+        flat = "".join(block)
+        size = self.deferred_size + len(flat)
+        if size > MAX_DEFERRED or not flat.isascii() or not (
+                flat.isprintable() or flat.replace("\t", " ").isprintable()):
             return False
+        text = "\n".join(block)
         commented = "{" in text or ";" in text or "}" in text
         if commented:
             text = _BLOCK_COMMENT.sub(" ", text)
             if "{" in text or "}" in text:
                 return False  # a comment left open, or a `}` without its `{`
-        if (":" in text or "*" in text) and _MAY_END.search(text):
+        if (":" in text or "*" in text) and _MAY_END_REVERSED.search(text[::-1]):
             return False  # a word that may end the game
         deferred = self.deferred
         assert deferred is not None

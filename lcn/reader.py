@@ -83,8 +83,10 @@ _MAY_END = re.compile(r"(?<!\S)(?:\*|[-0-9][^\s:*]*[:*])")
 _BLOCK_COMMENT = re.compile(r"\{[^{}\n]*\}|;[^\n]*")
 #: ``_MAY_END`` over the text of lines kept together, read backwards (a search that starts
 #: at a `:` or `*` is several times faster than one that tries every word): a word that
-#: starts with a digit, `-` or `*` and holds a `:` or `*`.
-_MAY_END_REVERSED = re.compile(r"\*(?!\S)|[:*]\S*[-0-9*](?!\S)")
+#: starts with a digit, `-` or `*` and holds a `:` or `*`. From a `:` or `*` it looks only
+#: as far as the next one (the last one of the word is enough), so no character is
+#: scanned twice.
+_MAY_END_REVERSED = re.compile(r"\*(?!\S)|[:*][^\s:*]*[-0-9*](?!\S)")
 
 
 def _blank(match: re.Match[str]) -> str:

@@ -187,3 +187,10 @@ def test_a_str_line_over_the_limit_is_reported_and_skipped() -> None:
         assert numbered[4] == (5, "")
         assert [d.code for d in lines.pending] == ["line-too-long"]
     _same_records(text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="0-9:*ab \n.\t", max_size=16))
+def test_the_backward_search_finds_what_may_end_a_game(text: str) -> None:
+    forward = reader_module._MAY_END.search(text) is not None
+    assert (reader_module._MAY_END_REVERSED.search(text[::-1]) is not None) == forward

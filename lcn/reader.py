@@ -17,8 +17,9 @@ import os
 import re
 import unicodedata
 import warnings
+from collections import deque
 from collections.abc import Callable, Iterator
-from itertools import repeat
+from itertools import count, islice, repeat
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .diagnostics import Diagnostic, LCNError, Severity
@@ -116,7 +117,7 @@ class _Lines:
         self.buffer: list[str] | None = None
         #: The number of the buffer's first line, and the index of the next line to give.
         self.buffer_first = 0
-        self.resume = 0
+        self._numbered: Iterator[tuple[int, str]] = iter(())
         self._string: str | None = None
         if isinstance(source, str):
             self._string = source
@@ -172,18 +173,17 @@ class _Lines:
             end += 1
         return buffer[at:end]
 
-    def take(self, count: int) -> None:
-        """Skip the next ``count`` lines of the buffer (the reader has taken them)."""
-        self.resume += count
+    def take(self, lines: int) -> None:
+        """Skip the next ``lines`` lines of the buffer (the reader has taken them)."""
+        deque(islice(self._numbered, lines), maxlen=0)
 
     def _buffered(self, lines: list[str], first: int) -> Iterator[tuple[int, str]]:
         """The lines of a block split at once, numbered from ``first``; the reader may skip
-        some with :meth:`take`."""
-        self.buffer, self.buffer_first, self.resume = lines, first, 0
-        size = len(lines)
-        while (at := self.resume) < size:
-            self.resume = at + 1
-            yield first + at, lines[at]
+        some with :meth:`take` (it advances the same iterator, so no step is added for
+        each line given)."""
+        self.buffer, self.buffer_first = lines, first
+        self._numbered = numbered = zip(count(first), lines)
+        yield from numbered
         self.buffer = None
 
     def _iter_string(self, text: str) -> Iterator[tuple[int, str]]:

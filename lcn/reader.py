@@ -81,6 +81,9 @@ _LINE_COMMENT = re.compile(r"\{[^{}]*\}|;.*")
 _MAY_END = re.compile(r"(?<!\S)(?:\*|[-0-9][^\s:*]*[:*])")
 #: The comments of lines kept together (``_Builder.keep_block``): those of
 #: ``_LINE_COMMENT`` on each line, none across a line break.
+#: Fewest lines the reader takes as a block before a game's last line (fewer are taken a
+#: line at a time).
+_BLOCK_LINES = 2
 _BLOCK_COMMENT = re.compile(r"\{[^{}\n]*\}|;[^\n]*")
 #: ``_MAY_END`` over the text of lines kept together, read backwards (a search that starts
 #: at a `:` or `*` is several times faster than one that tries every word): a word that
@@ -738,12 +741,12 @@ class Reader:
                     and (line[:1] not in _NOT_MOVETEXT_START
                          or line.lstrip(" \t")[:1] not in _NOT_MOVETEXT_START)):
                 assert builder is not None
-                if number >= whole_from and (block := lines.block(number)) is not None \
-                        and len(block) > 2:
+                if number >= whole_from and (block := lines.block(number)) is not None:
+                    whole_from = number + len(block)  # else taken a line at a time below
                     # The game's movetext lines up to its last one taken in one step, then
                     # the last one, where the termination stands, as below.
                     last = len(block) - 1
-                    if builder.keep_block(block[:last], number):
+                    if last >= _BLOCK_LINES and builder.keep_block(block[:last], number):
                         game = builder.game
                         if game.movetext_line is None:
                             game.movetext_line = number
@@ -756,7 +759,6 @@ class Reader:
                             lines.take(last - 1)
                             last_line = number + last - 1
                         continue
-                    whole_from = number + len(block)  # taken a line at a time below
                 if builder.keep(line, number, 0):
                     # A movetext line kept unread for the express check: what the lexer
                     # below does with it (``_lex``), without the steps that cannot apply.

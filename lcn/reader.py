@@ -167,8 +167,18 @@ class _Lines:
         if buffer is None:
             return None
         at = number - self.buffer_first
-        end = at + 1
         size = len(buffer)
+        # Nearly always the movetext ends at an empty line and holds no line that starts
+        # with a blank or a `[`: then one search in C finds its end.
+        try:
+            end = buffer.index("", at + 1)
+        except ValueError:
+            end = size
+        block = buffer[at:end]
+        text = "\n".join(block)
+        if "\n[" not in text and "\n " not in text and "\n\t" not in text:
+            return block
+        end = at + 1
         while end < size:
             line = buffer[end]
             if not line or line[0] == "[" or (line[0] in " \t" and line.lstrip(" \t")[:1] in ("", "[")):
@@ -278,7 +288,12 @@ class _Lines:
                     pass
                 else:
                     lines.pop()  # the empty string after the last newline
-                    yield from self._buffered(lines, number + 1)
+                    # As ``_buffered`` does, without a generator between (one step less
+                    # for every line).
+                    self.buffer, self.buffer_first = lines, number + 1
+                    self._numbered = numbered = zip(count(number + 1), lines)
+                    yield from numbered
+                    self.buffer = None
                     number += len(lines)
                     continue
             for number, line in self._binary_lines(io.BytesIO(chunk).readline, number):  # noqa: B020

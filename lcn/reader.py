@@ -17,7 +17,9 @@ import os
 import re
 import unicodedata
 import warnings
+from collections import deque
 from collections.abc import Callable, Iterator
+from itertools import count, islice, repeat
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from .diagnostics import Diagnostic, LCNError, Severity
@@ -77,6 +79,18 @@ _LINE_COMMENT = re.compile(r"\{[^{}]*\}|;.*")
 #: A word that may end a game (``*``, ``57:12``, ``9.*``): it starts with a digit, ``-`` or
 #: ``*`` and holds a ``:`` or ``*`` (see ``_Builder.keep``).
 _MAY_END = re.compile(r"(?<!\S)(?:\*|[-0-9][^\s:*]*[:*])")
+#: The comments of lines kept together (``_Builder.keep_block``): those of
+#: ``_LINE_COMMENT`` on each line, none across a line break.
+#: Fewest lines the reader takes as a block before a game's last line (fewer are taken a
+#: line at a time).
+_BLOCK_LINES = 2
+_BLOCK_COMMENT = re.compile(r"\{[^{}\n]*\}|;[^\n]*")
+#: ``_MAY_END`` over the text of lines kept together, read backwards (a search that starts
+#: at a `:` or `*` is several times faster than one that tries every word): a word that
+#: starts with a digit, `-` or `*` and holds a `:` or `*`. From a `:` or `*` it looks only
+#: as far as the next one (the last one of the word is enough), so no character is
+#: scanned twice.
+_MAY_END_REVERSED = re.compile(r"\*(?!\S)|[:*][^\s:*]*[-0-9*](?!\S)")
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -101,8 +115,16 @@ class _Lines:
         self.first_line = first_line
         self._close: IO[bytes] | None = None
         self._crlf_reported = False
+        #: The lines of the block being read, when it was split at once (else None): the
+        #: reader may take several of them in one step (:meth:`block`, :meth:`take`).
+        self.buffer: list[str] | None = None
+        #: The number of the buffer's first line, and the index of the next line to give.
+        self.buffer_first = 0
+        self._numbered: Iterator[tuple[int, str]] = iter(())
+        self._string: str | None = None
         if isinstance(source, str):
-            self._text: io.StringIO | None = io.StringIO(source)
+            self._string = source
+            self._text: io.StringIO | None = None
             self._binary: IO[bytes] | None = None
         elif isinstance(source, bytes):
             self._text, self._binary = None, io.BytesIO(source)
@@ -116,7 +138,12 @@ class _Lines:
 
     def __iter__(self) -> Iterator[tuple[int, str]]:
         try:
-            yield from (self._iter_text() if self._text is not None else self._iter_binary())
+            if self._string is not None:
+                yield from self._iter_string(self._string)
+            elif self._text is not None:
+                yield from self._text_lines(self._text.readline, self.first_line - 1)
+            else:
+                yield from self._iter_binary()
         finally:
             if self._close is not None:
                 self._close.close()
@@ -131,11 +158,73 @@ class _Lines:
                     number, len(line) + 1, rule="LCN-ENCODING", severity=Severity.WARNING))
         return line
 
-    def _iter_text(self) -> Iterator[tuple[int, str]]:
-        assert self._text is not None
+    def block(self, number: int) -> list[str] | None:
+        """The lines from line ``number`` (the one just given) to the end of the buffer or
+        to the first line that is no movetext of the game being read (blank, white space
+        only, or a tag line, perhaps indented), whichever comes first; None when lines are
+        not read a block at a time here. :meth:`take` skips the lines taken from it."""
+        buffer = self.buffer
+        if buffer is None:
+            return None
+        at = number - self.buffer_first
+        size = len(buffer)
+        # Nearly always the movetext ends at an empty line and holds no line that starts
+        # with a blank or a `[`: then one search in C finds its end.
+        try:
+            end = buffer.index("", at + 1)
+        except ValueError:
+            end = size
+        block = buffer[at:end]
+        text = "\n".join(block)
+        if "\n[" not in text and "\n " not in text and "\n\t" not in text:
+            return block
+        end = at + 1
+        while end < size:
+            line = buffer[end]
+            if not line or line[0] == "[" or (line[0] in " \t" and line.lstrip(" \t")[:1] in ("", "[")):
+                break
+            end += 1
+        return buffer[at:end]
+
+    def take(self, lines: int) -> None:
+        """Skip the next ``lines`` lines of the buffer (the reader has taken them)."""
+        deque(islice(self._numbered, lines), maxlen=0)
+
+    def _buffered(self, lines: list[str], first: int) -> Iterator[tuple[int, str]]:
+        """The lines of a block split at once, numbered from ``first``; the reader may skip
+        some with :meth:`take` (it advances the same iterator, so no step is added for
+        each line given)."""
+        self.buffer, self.buffer_first = lines, first
+        self._numbered = numbered = zip(count(first), lines)
+        yield from numbered
+        self.buffer = None
+
+    def _iter_string(self, text: str) -> Iterator[tuple[int, str]]:
+        """The lines of a str, a block of whole lines at a time, as :meth:`_iter_binary`
+        reads bytes: a block with a carriage return, a byte order mark or an overlong line
+        goes through the line-by-line reader."""
         number = self.first_line - 1
+        pos, size = 0, len(text)
+        while pos < size:
+            end = text.rfind("\n", pos, pos + _BLOCK) + 1
+            if end == 0:
+                end = text.find("\n", pos) + 1 or size
+            chunk = text[pos:end]
+            pos = end
+            if "\r" in chunk or len(chunk) > MAX_LINE or (number == 0 and chunk.startswith("\ufeff")):
+                for number, line in self._text_lines(io.StringIO(chunk).readline, number):  # noqa: B020
+                    yield number, line
+                continue
+            lines = chunk.split("\n")
+            if chunk.endswith("\n"):
+                lines.pop()  # the empty string after the last newline
+            yield from self._buffered(lines, number + 1)
+            number += len(lines)
+
+    def _text_lines(self, readline: Callable[[int], str], number: int) -> Iterator[tuple[int, str]]:
+        """Line by line, after line ``number``: a byte order mark and overlong lines reported."""
         while True:
-            line = self._text.readline(MAX_LINE + 1)
+            line = readline(MAX_LINE + 1)
             if not line:
                 return
             number += 1
@@ -146,7 +235,7 @@ class _Lines:
             if len(line) > MAX_LINE and not line.endswith("\n"):
                 self._too_long(number)
                 while True:
-                    rest = self._text.readline(MAX_LINE)
+                    rest = readline(MAX_LINE)
                     if not rest or rest.endswith("\n"):
                         break
                 yield number, ""
@@ -199,9 +288,13 @@ class _Lines:
                     pass
                 else:
                     lines.pop()  # the empty string after the last newline
-                    for line in lines:
-                        number += 1
-                        yield number, line
+                    # As ``_buffered`` does, without a generator between (one step less
+                    # for every line).
+                    self.buffer, self.buffer_first = lines, number + 1
+                    self._numbered = numbered = zip(count(number + 1), lines)
+                    yield from numbered
+                    self.buffer = None
+                    number += len(lines)
                     continue
             for number, line in self._binary_lines(io.BytesIO(chunk).readline, number):  # noqa: B020
                 yield number, line
@@ -381,6 +474,36 @@ class _Builder:
         if commented and deferred.comments is None:
             deferred.comments = ([], [])
         deferred.lines.append((number, start, line))
+        deferred.split += text.split()
+        self.deferred_size = size
+        return True
+
+    def keep_block(self, block: list[str], number: int) -> bool:
+        """Keep movetext lines from line ``number`` on, all of them or none (False).
+
+        What :meth:`keep` does to each line, in a few steps over their text at once: they
+        are kept when every one of them would be and none may end the game (the last line
+        of a game's movetext, where its termination stands, is left to :meth:`keep`); on
+        False the reader takes them one at a time, which says what stops where.
+        """
+        flat = "".join(block)
+        size = self.deferred_size + len(flat)
+        if size > MAX_DEFERRED or not flat.isascii() or not (
+                flat.isprintable() or flat.replace("\t", " ").isprintable()):
+            return False
+        text = "\n".join(block)
+        commented = "{" in text or ";" in text or "}" in text
+        if commented:
+            text = _BLOCK_COMMENT.sub(" ", text)
+            if "{" in text or "}" in text:
+                return False  # a comment left open, or a `}` without its `{`
+        if (":" in text or "*" in text) and _MAY_END_REVERSED.search(text[::-1]):
+            return False  # a word that may end the game
+        deferred = self.deferred
+        assert deferred is not None
+        if commented and deferred.comments is None:
+            deferred.comments = ([], [])
+        deferred.lines += zip(range(number, number + len(block)), repeat(0), block, strict=False)
         deferred.split += text.split()
         self.deferred_size = size
         return True
@@ -614,6 +737,8 @@ class Reader:
         last_line = 0
         seen_any = False
         express = self.express
+        #: Lines before this one are not taken as a block again (one that was refused).
+        whole_from = 0
 
         def flush_pending() -> None:
             if pending and builder is not None:
@@ -629,16 +754,35 @@ class Reader:
             if (state == "movetext" and comment is None and not pending
                     and builder.deferred is not None  # type: ignore[union-attr]
                     and (line[:1] not in _NOT_MOVETEXT_START
-                         or line.lstrip(" \t")[:1] not in _NOT_MOVETEXT_START)
-                    and builder.keep(line, number, 0)):  # type: ignore[union-attr]
-                # A movetext line kept unread for the express check: what the lexer
-                # below does with it (``_lex``), without the steps that cannot apply.
-                game = builder.game  # type: ignore[union-attr]
-                if game.movetext_line is None:
-                    game.movetext_line = number
-                if game.termination is not None:
-                    state = "after"
-                continue
+                         or line.lstrip(" \t")[:1] not in _NOT_MOVETEXT_START)):
+                assert builder is not None
+                if number >= whole_from and (block := lines.block(number)) is not None:
+                    whole_from = number + len(block)  # else taken a line at a time below
+                    # The game's movetext lines up to its last one taken in one step, then
+                    # the last one, where the termination stands, as below.
+                    last = len(block) - 1
+                    if last >= _BLOCK_LINES and builder.keep_block(block[:last], number):
+                        game = builder.game
+                        if game.movetext_line is None:
+                            game.movetext_line = number
+                        if builder.keep(block[last], number + last, 0):
+                            lines.take(last)
+                            last_line = number + last
+                            if game.termination is not None:
+                                state = "after"
+                        else:
+                            lines.take(last - 1)
+                            last_line = number + last - 1
+                        continue
+                if builder.keep(line, number, 0):
+                    # A movetext line kept unread for the express check: what the lexer
+                    # below does with it (``_lex``), without the steps that cannot apply.
+                    game = builder.game
+                    if game.movetext_line is None:
+                        game.movetext_line = number
+                    if game.termination is not None:
+                        state = "after"
+                    continue
             if comment is not None:
                 assert builder is not None
                 end = line.find("}")

@@ -34,7 +34,7 @@ class _Tables:
     that a hand is a list of counts and every step is a list index.
     """
 
-    __slots__ = ("all_ids", "ids", "limits", "moves", "numbers", "others", "spellings")
+    __slots__ = ("all_ids", "ids", "limits", "moves", "no_card", "numbers", "spellings")
 
     def __init__(self, config: ClassicConfig) -> None:
         colours = config.colours
@@ -62,14 +62,14 @@ class _Tables:
         #: the index of the turn each stands before (`N.` the first player's turn of round
         #: N, `N...` the second's); then the numeric glyphs and the suffix glyphs standing
         #: alone (-1).
-        self.others: dict[str, int] = {}
+        others: dict[str, int] = {}
         for n in range(1, 4 * config.total_cards):
             for dots in (".", "..", "..."):
-                self.others[f"{n}{dots}"] = 2 * n - 2 + (dots == "...")
+                others[f"{n}{dots}"] = 2 * n - 2 + (dots == "...")
         nags = [f"${n}" for n in range(10)] + [f"${n:02}" for n in range(100)] \
             + [f"${n:03}" for n in range(256)] + [f"${n}" for n in range(10, 256)]
         for word in nags + list(SUFFIX_GLYPHS):
-            self.others[word] = -1
+            others[word] = -1
         #: Each turn's canonical text by its text in upper case: the reader takes any
         #: letter case (no two canonical texts differ only in case: `X`, `D` and `W` as a
         #: value are no colour's letter, and a colour is always upper case).
@@ -81,6 +81,14 @@ class _Tables:
             glued = [(text + glyph, move) for text, move in [*moves.items(), *spelt]
                      for glyph in SUFFIX_GLYPHS]
             moves.update(spelt + [(text.upper(), move) for text, move in moves.items()] + glued)
+        #: The words that are no turn are in the same tables, as moves of a card no hand
+        #: ever holds (its limit is 0: the step of a turn gives up on it, and there the
+        #: word is taken for what it is), with the index in the column's place: one
+        #: look-up for every word of the usual spellings.
+        self.no_card = len(self.limits)
+        self.limits.append(0)
+        for moves in self.moves:
+            moves.update((word, (False, self.no_card, at, 0, 0, 0)) for word, at in others.items())
         #: Every card of the game, wager copies repeated, sorted: a deal is valid when its
         #: cards, sorted, are exactly these (C-SETUP-DEAL, C-CARD-UNIQUE).
         self.all_ids = sorted(self.ids[card] for card in config.all_cards())
@@ -168,7 +176,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
         stripped = False
     moves, other_moves = tables.moves
     spellings = tables.spellings
-    others = tables.others
+    no_card = tables.no_card
     drawn = 0
     taken = 0  # draws from the discard piles: a turn's index is drawn + taken
     numbered = -1  # the index of the turn that the last move number written stands before
@@ -176,24 +184,9 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
         for word in words:
             move = moves.get(word)
             if move is None:
-                # A word that is no turn, or a rarer spelling of one (see above): slower
-                # steps, which the canonical turns never take.
+                # A rarer spelling of a turn (see above): slower steps, which the usual
+                # spellings never take.
                 index = drawn + taken
-                at = others.get(word)
-                if at is not None:
-                    # A move number stands before one turn, of one index
-                    # (``ClassicVariant.move_number``); a glyph after a turn.
-                    if stripped:
-                        # Among the writer's numbers: the words are read again with every
-                        # number where it stands.
-                        return express_check(record, given, config, players, stripped=False)
-                    if at >= 0:
-                        if at != index or numbered == index:
-                            return None
-                        numbered = index
-                    elif not index:
-                        return None  # a glyph before the first turn (LCN-GLYPH)
-                    continue
                 if word[0] in "0123456789":
                     # A move number glued to its turn (`12.R7/d`), or with many dots.
                     if stripped:
@@ -223,7 +216,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                         return None
                     word = word[:cut]
                 move = moves.get(word) or moves.get(spellings.get(word.upper(), ""))
-                if move is None:
+                if move is None or move[1] == no_card:
                     return None  # not a turn of the table
             discard, card, column, colour, value, source = move
             if hand[card]:
@@ -233,8 +226,24 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 # a slot is left (C-HAND-COUNT).
                 seen[card] += 1
                 unknown -= 1
-            else:
+            elif card != no_card:
                 return None  # not in the hand (C-HAND-CARD, C-CARD-UNIQUE, C-HAND-COUNT)
+            else:
+                # A word that is no turn. A move number stands before one turn, of one
+                # index (``ClassicVariant.move_number``, in the column's place); a glyph
+                # (-1) after a turn.
+                if stripped:
+                    # Among the writer's numbers: the words are read again with every
+                    # number where it stands.
+                    return express_check(record, given, config, players, stripped=False)
+                index = drawn + taken
+                if column >= 0:
+                    if column != index or numbered == index:
+                        return None
+                    numbered = index
+                elif not index:
+                    return None  # a glyph before the first turn (LCN-GLYPH)
+                continue
             if discard:
                 piles[colour].append(card)
             else:

@@ -190,8 +190,8 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             if parts is None:
                 steps = [(colour, top, artefact)]
             else:
-                if top or declined:
-                    return None  # marks after `^` or `>-`: the engine says what is wrong
+                if top:
+                    return None  # marks after `^`: the engine says what is wrong
                 steps = [(colour, False, artefact)]
                 for index in range(1, len(parts)):
                     part = parts[index]

@@ -110,6 +110,7 @@ def test_a_layout_given_leaves_the_game_to_the_engine(monkeypatch: pytest.Monkey
     assert not isinstance(report, ExpressReport)
     monkeypatch.delenv(LAYOUT_ENV)
     record = lcn.read_game(GAMES[0])
+    assert record is not None
     assert RollWriteVariant(layout=layout).express_check(record, GAMES[0].split()) is None
 
 

@@ -40,28 +40,43 @@ _ART = COLUMNS.index("A")
 _DICE = COLUMNS.index("D")
 _COLUMN_COUNT = len(COLUMNS)
 
+#: A box a choice fills: (colour, top, marks, copy): ``top`` claims the top artefact of a full
+#: expedition; ``marks`` say what the box carries, ``2`` an artefact (``+``) plus ``1`` an
+#: arrow (``>`` an acceleration or ``>-`` a declined one); ``copy`` for a box an acceleration
+#: fills with a copy (RW-ACCEL-COPY).
+Step = tuple[int, bool, int, bool]
 #: The first box a choice fills, as the writer writes it after the player's `:` (``R3``,
-#: ``B10+``, ``G7>-``, ``Y9^``; the circle ``P0``) → (circle, colour, die, top, artefact,
-#: declined): what ``rollwrite._parse_choice`` reads from it. An acceleration (``R3>G``) is
-#: this text, `>` and the steps of ``_LATER``.
-_FIRST: dict[str, tuple[bool, int, int, bool, bool, bool]] = {}
-#: A box an acceleration fills (``G``, ``G+``, ``B^``) → (colour, top, artefact).
-_LATER: dict[str, tuple[int, bool, bool]] = {}
+#: ``B10+``, ``G7>-``, ``Y9^``; the circle ``P0``) → (colour, die, number written, circle,
+#: the boxes filled): what ``rollwrite._parse_choice`` reads from it. An acceleration
+#: (``R3>G``) is such a text without `>-`, then `>` and the boxes of ``_LATER``.
+_FIRST: dict[str, tuple[int, int, int, bool, tuple[Step, ...]]] = {}
+#: A box an acceleration fills (``G``, ``G+``, ``B^``), its marks without the arrow.
+_LATER: dict[str, Step] = {}
 for _colour, _letter in enumerate(COLOURS):
-    _FIRST[f"{_letter}0"] = (True, _colour, 0, False, False, False)
+    _FIRST[f"{_letter}0"] = (_colour, 0, 0, True, ())
     for _number in range(1, 11):
-        for _marks, _top, _artefact, _declined in (
-                ("", False, False, False), ("^", True, False, False), ("+", False, True, False),
-                (">-", False, False, True), ("+>-", False, True, True)):
-            _FIRST[f"{_letter}{_number}{_marks}"] = (False, _colour, _number % 10, _top,
-                                                     _artefact, _declined)
-    for _marks, _top, _artefact in (("", False, False), ("^", True, False), ("+", False, True)):
-        _LATER[_letter + _marks] = (_colour, _top, _artefact)
+        for _marks, _top, _code in (("", False, 0), ("^", True, 0), ("+", False, 2),
+                                    (">-", False, 1), ("+>-", False, 3)):
+            _FIRST[f"{_letter}{_number}{_marks}"] = (_colour, _number % 10, _number, False,
+                                                     ((_colour, _top, _code, False),))
+    for _marks, _top, _code in (("", False, 0), ("^", True, 0), ("+", False, 2)):
+        _LATER[_letter + _marks] = (_colour, _top, _code, True)
 
-#: A roll's colour dice and number dice, in any order (``rollwrite._parse_roll`` sorts them).
-_ROLL_COLOURS = {a + b + c: (COLOURS.index(a), COLOURS.index(b), COLOURS.index(c))
-                 for a in COLOURS for b in COLOURS for c in COLOURS}
-_ROLL_NUMBERS = {f"{n:03}": tuple(int(d) for d in f"{n:03}") for n in range(1000)}
+#: A roll's colour dice, in any order (``rollwrite._parse_roll`` sorts them) → for each colour,
+#: the two colour dice left when the roller takes it (none: not rolled), then all three.
+_ROLL_COLOURS: dict[str, tuple[tuple[int, ...], ...]] = {}
+for _text in (a + b + c for a in COLOURS for b in COLOURS for c in COLOURS):
+    _dice = [COLOURS.index(letter) for letter in _text]
+    _ROLL_COLOURS[_text] = (*(tuple(_dice[:_dice.index(_face)] + _dice[_dice.index(_face) + 1:])
+                              if _face in _dice else () for _face in range(len(COLOURS))),
+                            tuple(_dice))
+#: The same for the number dice: for each number 0-9 the two left, then all three.
+_ROLL_NUMBERS: dict[str, tuple[tuple[int, ...], ...]] = {}
+for _value in range(1000):
+    _dice = [int(digit) for digit in f"{_value:03}"]
+    _ROLL_NUMBERS[f"{_value:03}"] = (*(tuple(_dice[:_dice.index(_face)] + _dice[_dice.index(_face) + 1:])
+                                       if _face in _dice else () for _face in range(10)),
+                                     tuple(_dice))
 #: The move number that starts each turn, as the writer writes it (LCN-MOVE-NUMBER); a game
 #: longer than this is left to the engine.
 _NUMBERS = [f"{n}." for n in range(1, 4001)]
@@ -91,56 +106,57 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         return None
     prefixes = [token + ":" for token in tokens]
     lengths = [len(prefix) for prefix in prefixes]
+    refusals = [token + ":-" for token in tokens]
+    bases = [seat * 6 for seat in range(players)]
+    #: The seats in the order they choose, by roller: clockwise from the roller.
+    orders = [[(roller + step) % players for step in range(players)] for roller in range(players)]
 
     slots = players * 6
     count = [0] * slots  # boxes filled per player and expedition
     last = [0] * slots  # the number in the highest box filled (0: none)
-    circle = [0] * slots  # 0 open, 1 marked (X), 2 struck
+    marked = [0] * slots  # the circle marked (an X)
     claimed = [False] * slots  # the top artefact
     artefacts = [0] * players
     dice = [0] * players
     won = [0] * players  # bridges scored
     # What each box carries as far as the record has shown (RW-LAYOUT-CONSISTENT): -1 not
-    # known yet, else 0 or 1.
-    box_artefact = [-1] * (len(COLOURS) * BOXES)
-    box_arrow = [-1] * (len(COLOURS) * BOXES)
+    # known yet, else its marks (2 an artefact, plus 1 an arrow).
+    box_marks = [-1] * (len(COLOURS) * BOXES)
     passed = [0] * _COLUMN_COUNT  # the turn (1-based) a bridge was first passed, 0 not yet
     bridges = exhausted = 0
     over = False
     turn = 0
     count_words = len(words)
     at = 0
+    no_dice: tuple[int, ...] = ()
     while at < count_words:
         # -- the move number (LCN-MOVE-NUMBER), the roll (RW-SETUP-DICE)
         if over:
             return None  # a turn after the end (RW-END-CONDITION)
-        if turn >= len(_NUMBERS) or words[at] != _NUMBERS[turn] or at + 1 == count_words:
+        if turn >= len(_NUMBERS) - 1 or words[at] != _NUMBERS[turn]:
             return None
+        if at + 1 + players >= count_words:
+            return None  # a choice missing (RW-TURN-ORDER)
         roll = words[at + 1]
         rolled_colours = _ROLL_COLOURS.get(roll[:3])
         rolled_numbers = _ROLL_NUMBERS.get(roll[3:])
         if rolled_colours is None or rolled_numbers is None:
             return None
+        roller = turn % players
         turn += 1
         at += 2
-        roller = (turn - 1) % players
-        pool_colours: tuple[int, ...] | list[int] = rolled_colours
-        pool_numbers: tuple[int, ...] | list[int] = rolled_numbers
+        pool_colours = pool_numbers = no_dice
+        rolling = True
         newly: list[int] = []
         fresh: list[int] = []
         # -- every player's choice, clockwise from the roller (RW-TURN-ORDER)
-        for step in range(players):
-            if at == count_words:
-                return None  # a choice missing (RW-TURN-ORDER)
-            seat = roller + step
-            if seat >= players:
-                seat -= players
+        for seat in orders[roller]:
             word = words[at]
             at += 1
-            if word[:lengths[seat]] != prefixes[seat]:
-                return None  # another player, or spelt otherwise (RW-TURN-ORDER)
-            rest = word[lengths[seat]:]
-            if rest == "-":
+            if word == refusals[seat]:
+                if rolling:  # all six dice stay for the others (RW-TURN-OTHERS-DICE)
+                    pool_colours, pool_numbers = rolled_colours[-1], rolled_numbers[-1]
+                    rolling = False
                 # -- a refusal shades a dice symbol (RW-DICE-SHADE, RW-DICE-EXHAUSTED)
                 shaded = dice[seat]
                 if shaded < BOXES:
@@ -149,125 +165,120 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     if shaded == BRIDGE_BOX:
                         if not passed[_DICE]:
                             passed[_DICE] = turn
-                            bridges += 1
                             newly.append(_DICE)
                         if passed[_DICE] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
                     elif shaded == BOXES:
                         fresh.append(seat)
-                        exhausted += 1
                 continue
-            parts = None
+            if word[:lengths[seat]] != prefixes[seat]:
+                return None  # another player, or spelt otherwise (RW-TURN-ORDER)
+            rest = word[lengths[seat]:]
             first = _FIRST.get(rest)
+            parts = None
             if first is None:
                 parts = rest.split(">")
                 first = _FIRST.get(parts[0])
                 if first is None or len(parts) == 1:
                     return None
-            is_circle, colour, die, top, artefact, declined = first
-            if colour not in pool_colours or die not in pool_numbers:
-                return None  # RW-TURN-ROLLER-DICE, RW-TURN-OTHERS-DICE
-            if not step:
-                # The others choose from the four dice left (RW-TURN-OTHERS-DICE).
-                pool_colours = list(rolled_colours)
-                pool_colours.remove(colour)
-                pool_numbers = list(rolled_numbers)
-                pool_numbers.remove(die)
-            slot = seat * 6 + colour
-            if is_circle:
+            colour, die, value, circle, steps = first
+            if rolling:
+                pool_colours = rolled_colours[colour]
+                pool_numbers = rolled_numbers[die]
+                if not pool_colours or not pool_numbers:
+                    return None  # RW-TURN-ROLLER-DICE
+                rolling = False
+            elif colour not in pool_colours or die not in pool_numbers:
+                return None  # RW-TURN-OTHERS-DICE
+            slot = bases[seat] + colour
+            if circle:
                 if parts is not None:
                     return None  # marks after the circle: the engine says what is wrong
-                if count[slot] or circle[slot]:
+                if count[slot] or marked[slot]:
                     return None  # RW-CIRCLE: too late, or marked already
-                circle[slot] = 1
+                marked[slot] = 1
                 continue
-            value = die or 10  # RW-WRITE-ZERO
             if not die and not count[slot]:
                 return None  # RW-WRITE-ZERO-START
             if value < last[slot]:
                 return None  # RW-WRITE-ASCENDING
-            # The boxes the choice fills: the first, then each acceleration (RW-ACCEL-COPY).
-            if parts is None:
-                steps = [(colour, top, artefact)]
-            else:
-                if top:
+            if parts is not None:
+                # The boxes an acceleration fills (RW-ACCEL-COPY): an arrow on each but the last.
+                if steps[0][1]:
                     return None  # marks after `^`: the engine says what is wrong
-                steps = [(colour, False, artefact)]
-                for index in range(1, len(parts)):
+                chain = [(colour, False, steps[0][2] | 1, False)]
+                final = len(parts) - 1
+                declined = False
+                for index in range(1, final + 1):
                     part = parts[index]
-                    if part == "-" and index == len(parts) - 1 and not steps[-1][1]:
-                        declined = True
-                        break
                     later = _LATER.get(part)
-                    if later is None or steps[-1][1]:
+                    if chain[-1][1] or (later is None and (part != "-" or index < final)):
                         return None  # not a box, or a box after a top artefact
-                    steps.append(later)
-            final = len(steps) - 1
-            for index in range(final + 1):
-                colour, top, artefact = steps[index]
-                slot = seat * 6 + colour
+                    if later is None:
+                        declined = True  # `>-` after the last box
+                    else:
+                        chain.append((later[0], later[1], later[2] | 1, True))
+                if not declined:
+                    end = chain[-1]
+                    chain[-1] = (end[0], end[1], end[2] & 2, end[3])
+                steps = tuple(chain)
+            for colour, top, code, copy in steps:
+                slot = bases[seat] + colour
                 filled = count[slot]
-                if index:
+                if copy:
                     value = last[slot] or 1  # the copy of the top number (RW-ACCEL-COPY)
                 if filled >= BOXES:
                     if not top or claimed[slot]:
                         return None  # RW-WRITE-FULL, RW-ACCEL-FULL, RW-TOP-ARTEFACT
                     claimed[slot] = True
-                    artefact = True  # the top artefact shades one (RW-TOP-ARTEFACT)
+                    code = 2  # the top artefact shades one (RW-TOP-ARTEFACT)
                 else:
                     if top:
                         return None  # RW-TOP-ARTEFACT: not full
-                    if not filled and not circle[slot]:
-                        circle[slot] = 2  # the circle is struck (RW-CIRCLE)
-                    filled += 1
-                    count[slot] = filled
+                    count[slot] = filled + 1
                     last[slot] = value
                     # RW-LAYOUT-CONSISTENT: the box's marks agree with its first filling.
-                    box = colour * BOXES + filled - 1
-                    arrow = 1 if index < final or declined else 0
-                    known = box_arrow[box]
-                    if known < 0:
-                        box_arrow[box] = arrow
-                    elif known != arrow:
-                        return None  # RW-LAYOUT-CONSISTENT (the arrow)
-                    known = box_artefact[box]
-                    if known < 0:
-                        box_artefact[box] = 1 if artefact else 0
-                    elif known != artefact:
-                        return None  # RW-LAYOUT-CONSISTENT (the artefact)
-                    if filled == BRIDGE_BOX:  # RW-BRIDGE-PASS
+                    box = colour * BOXES + filled
+                    known = box_marks[box]
+                    if known != code:
+                        if known >= 0:
+                            return None  # RW-LAYOUT-CONSISTENT
+                        box_marks[box] = code
+                    if filled == BRIDGE_BOX - 1:  # RW-BRIDGE-PASS
                         if not passed[colour]:
                             passed[colour] = turn
-                            bridges += 1
                             newly.append(colour)
                         if passed[colour] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
-                if artefact and artefacts[seat] < BOXES:  # RW-ARTEFACT-BOX
+                if code > 1 and artefacts[seat] < BOXES:  # RW-ARTEFACT-BOX
                     shaded = artefacts[seat] + 1
                     artefacts[seat] = shaded
                     if shaded == BRIDGE_BOX:
                         if not passed[_ART]:
                             passed[_ART] = turn
-                            bridges += 1
                             newly.append(_ART)
                         if passed[_ART] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
-        over = bridges == _COLUMN_COUNT or exhausted == players  # RW-END-CONDITION
+        if newly or fresh:
+            bridges += len(newly)
+            exhausted += len(fresh)
+            over = bridges == _COLUMN_COUNT or exhausted == players  # RW-END-CONDITION
         # -- what the record says the rules did: `bridge:`, `exhausted:`, `end`
-        if at < count_words and words[at].startswith("bridge:"):
-            newly.sort()
-            if words[at] != "bridge:" + ",".join(COLUMNS[column] for column in newly):
-                return None  # RW-BRIDGE-FIRST (or another order of the same bridges)
-            at += 1
-        if at < count_words and words[at].startswith("exhausted:"):
-            fresh.sort()
-            if words[at] != "exhausted:" + ",".join(tokens[seat] for seat in fresh):
-                return None  # RW-DICE-EXHAUSTED
-            at += 1
-        if at < count_words and words[at] == "end":
-            if not over:
-                return None  # RW-END-CONDITION: `end` in a turn that does not end the game
-            at += 1
+        if at < count_words and words[at] != _NUMBERS[turn]:
+            if words[at].startswith("bridge:"):
+                newly.sort()
+                if words[at] != "bridge:" + ",".join(COLUMNS[column] for column in newly):
+                    return None  # RW-BRIDGE-FIRST (or another order of the same bridges)
+                at += 1
+            if at < count_words and words[at].startswith("exhausted:"):
+                fresh.sort()
+                if words[at] != "exhausted:" + ",".join(tokens[seat] for seat in fresh):
+                    return None  # RW-DICE-EXHAUSTED
+                at += 1
+            if at < count_words and words[at] == "end":
+                if not over:
+                    return None  # RW-END-CONDITION: `end` in a turn that does not end the game
+                at += 1
 
     # -- the scores (RW-SCORE-*): expeditions, doubled by a marked circle; the columns; bridges
     totals = []
@@ -275,6 +286,6 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         total = ARTEFACT_POINTS[artefacts[seat]] + DICE_POINTS[dice[seat]] \
             + BRIDGE_POINTS * won[seat]
         for slot in range(seat * 6, seat * 6 + 6):
-            total += _POINTS[circle[slot] == 1][count[slot]]
+            total += _POINTS[marked[slot]][count[slot]]
         totals.append(total)
     return ExpressResult(names, totals, over, turn)

@@ -62,21 +62,25 @@ for _colour, _letter in enumerate(COLOURS):
     for _marks, _top, _code in (("", False, 0), ("^", True, 0), ("+", False, 2)):
         _LATER[_letter + _marks] = (_colour, _top, _code, True)
 
+
+def _left(dice: list[int], faces: int) -> tuple[tuple[int, ...], ...]:
+    """For each face, the dice left when one die showing it is taken (none: not rolled),
+    then all the dice."""
+    left: list[tuple[int, ...]] = [()] * faces
+    for index, face in enumerate(dice):
+        if not left[face]:
+            left[face] = (*dice[:index], *dice[index + 1:])
+    return (*left, tuple(dice))
+
+
 #: A roll's colour dice, in any order (``rollwrite._parse_roll`` sorts them) → for each colour,
-#: the two colour dice left when the roller takes it (none: not rolled), then all three.
-_ROLL_COLOURS: dict[str, tuple[tuple[int, ...], ...]] = {}
-for _text in (a + b + c for a in COLOURS for b in COLOURS for c in COLOURS):
-    _dice = [COLOURS.index(letter) for letter in _text]
-    _ROLL_COLOURS[_text] = (*(tuple(_dice[:_dice.index(_face)] + _dice[_dice.index(_face) + 1:])
-                              if _face in _dice else () for _face in range(len(COLOURS))),
-                            tuple(_dice))
-#: The same for the number dice: for each number 0-9 the two left, then all three.
-_ROLL_NUMBERS: dict[str, tuple[tuple[int, ...], ...]] = {}
-for _value in range(1000):
-    _dice = [int(digit) for digit in f"{_value:03}"]
-    _ROLL_NUMBERS[f"{_value:03}"] = (*(tuple(_dice[:_dice.index(_face)] + _dice[_dice.index(_face) + 1:])
-                                       if _face in _dice else () for _face in range(10)),
-                                     tuple(_dice))
+#: the two colour dice left when the roller takes it, then all three (RW-TURN-OTHERS-DICE).
+_ROLL_COLOURS = {a + b + c: _left([COLOURS.index(a), COLOURS.index(b), COLOURS.index(c)],
+                                  len(COLOURS))
+                 for a in COLOURS for b in COLOURS for c in COLOURS}
+#: The same for the number dice, 0-9.
+_ROLL_NUMBERS = {f"{value:03}": _left([ord(digit) - 48 for digit in f"{value:03}"], 10)
+                 for value in range(1000)}
 #: The move number that starts each turn, as the writer writes it (LCN-MOVE-NUMBER); a game
 #: longer than this is left to the engine.
 _NUMBERS = [f"{n}." for n in range(1, 4001)]
@@ -104,12 +108,11 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     tokens = player_tokens(names)
     if len({token.casefold() for token in tokens}) != players:
         return None
-    prefixes = [token + ":" for token in tokens]
-    lengths = [len(prefix) for prefix in prefixes]
-    refusals = [token + ":-" for token in tokens]
-    bases = [seat * 6 for seat in range(players)]
-    #: The seats in the order they choose, by roller: clockwise from the roller.
-    orders = [[(roller + step) % players for step in range(players)] for roller in range(players)]
+    #: By roller, the seats in the order they choose (clockwise from the roller), each with
+    #: how its choices start (``Ada:``), its refusal (``Ada:-``) and its first slot.
+    orders = [[(seat, tokens[seat] + ":", len(tokens[seat]) + 1, tokens[seat] + ":-", seat * 6)
+               for seat in ((roller + step) % players for step in range(players))]
+              for roller in range(players)]
 
     slots = players * 6
     count = [0] * slots  # boxes filled per player and expedition
@@ -123,6 +126,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     # known yet, else its marks (2 an artefact, plus 1 an arrow).
     box_marks = [-1] * (len(COLOURS) * BOXES)
     passed = [0] * _COLUMN_COUNT  # the turn (1-based) a bridge was first passed, 0 not yet
+    worn_out = [0] * players  # the turn a player was exhausted, 0 not yet
     bridges = exhausted = 0
     over = False
     turn = 0
@@ -142,18 +146,16 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         rolled_numbers = _ROLL_NUMBERS.get(roll[3:])
         if rolled_colours is None or rolled_numbers is None:
             return None
-        roller = turn % players
+        order = orders[turn % players]
         turn += 1
         at += 2
         pool_colours = pool_numbers = no_dice
         rolling = True
-        newly: list[int] = []
-        fresh: list[int] = []
         # -- every player's choice, clockwise from the roller (RW-TURN-ORDER)
-        for seat in orders[roller]:
+        for seat, prefix, skip, refusal, base in order:
             word = words[at]
             at += 1
-            if word == refusals[seat]:
+            if word == refusal:
                 if rolling:  # all six dice stay for the others (RW-TURN-OTHERS-DICE)
                     pool_colours, pool_numbers = rolled_colours[-1], rolled_numbers[-1]
                     rolling = False
@@ -165,15 +167,16 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     if shaded == BRIDGE_BOX:
                         if not passed[_DICE]:
                             passed[_DICE] = turn
-                            newly.append(_DICE)
+                            bridges += 1
                         if passed[_DICE] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
                     elif shaded == BOXES:
-                        fresh.append(seat)
+                        worn_out[seat] = turn
+                        exhausted += 1
                 continue
-            if word[:lengths[seat]] != prefixes[seat]:
+            if word[:skip] != prefix:
                 return None  # another player, or spelt otherwise (RW-TURN-ORDER)
-            rest = word[lengths[seat]:]
+            rest = word[skip:]
             first = _FIRST.get(rest)
             parts = None
             if first is None:
@@ -190,15 +193,16 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 rolling = False
             elif colour not in pool_colours or die not in pool_numbers:
                 return None  # RW-TURN-OTHERS-DICE
-            slot = bases[seat] + colour
+            slot = base + colour
+            filled = count[slot]
             if circle:
                 if parts is not None:
                     return None  # marks after the circle: the engine says what is wrong
-                if count[slot] or marked[slot]:
+                if filled or marked[slot]:
                     return None  # RW-CIRCLE: too late, or marked already
                 marked[slot] = 1
                 continue
-            if not die and not count[slot]:
+            if not die and not filled:
                 return None  # RW-WRITE-ZERO-START
             if value < last[slot]:
                 return None  # RW-WRITE-ASCENDING
@@ -223,9 +227,9 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     chain[-1] = (end[0], end[1], end[2] & 2, end[3])
                 steps = tuple(chain)
             for colour, top, code, copy in steps:
-                slot = bases[seat] + colour
-                filled = count[slot]
                 if copy:
+                    slot = base + colour
+                    filled = count[slot]
                     value = last[slot] or 1  # the copy of the top number (RW-ACCEL-COPY)
                 if filled >= BOXES:
                     if not top or claimed[slot]:
@@ -247,7 +251,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     if filled == BRIDGE_BOX - 1:  # RW-BRIDGE-PASS
                         if not passed[colour]:
                             passed[colour] = turn
-                            newly.append(colour)
+                            bridges += 1
                         if passed[colour] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
                 if code > 1 and artefacts[seat] < BOXES:  # RW-ARTEFACT-BOX
@@ -256,23 +260,21 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     if shaded == BRIDGE_BOX:
                         if not passed[_ART]:
                             passed[_ART] = turn
-                            newly.append(_ART)
+                            bridges += 1
                         if passed[_ART] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
-        if newly or fresh:
-            bridges += len(newly)
-            exhausted += len(fresh)
-            over = bridges == _COLUMN_COUNT or exhausted == players  # RW-END-CONDITION
+        over = bridges == _COLUMN_COUNT or exhausted == players  # RW-END-CONDITION
         # -- what the record says the rules did: `bridge:`, `exhausted:`, `end`
         if at < count_words and words[at] != _NUMBERS[turn]:
             if words[at].startswith("bridge:"):
-                newly.sort()
-                if words[at] != "bridge:" + ",".join(COLUMNS[column] for column in newly):
+                said = ",".join(COLUMNS[column] for column in range(_COLUMN_COUNT)
+                                if passed[column] == turn)
+                if words[at] != "bridge:" + said:
                     return None  # RW-BRIDGE-FIRST (or another order of the same bridges)
                 at += 1
             if at < count_words and words[at].startswith("exhausted:"):
-                fresh.sort()
-                if words[at] != "exhausted:" + ",".join(tokens[seat] for seat in fresh):
+                said = ",".join(tokens[seat] for seat in range(players) if worn_out[seat] == turn)
+                if not said or words[at] != "exhausted:" + said:
                     return None  # RW-DICE-EXHAUSTED
                 at += 1
             if at < count_words and words[at] == "end":

@@ -44,6 +44,7 @@ def test_filled_columns_are_the_sheets() -> None:
     variant = RollWriteVariant()
     for seed in range(6):
         record = lcn.read_game(lcn.write_game(random_game(40 + seed, players=2 + seed % 4)))
+        assert record is not None
         state, _ = variant.setup(record)
         for turn in record.turns:
             variant.apply(state, variant.parse_move(state, turn.text))

@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..diagnostics import hint
 from ..messages import Message, join, msg, template
 from ..messages import layout as set_out
-from .base import MoveSyntaxError, Problem, Score, Variant, name_hint
+from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_hint
 from .rivals import player_tokens as _letter_tokens
 
 if TYPE_CHECKING:
@@ -745,9 +745,17 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                               "top-claimed", "circle-too-late", "circle-twice", "zero-start"})
     min_players = 2
     max_players = 5
+    express = True
 
     def __init__(self, layout: dict[str, list[BoxKind]] | None = None) -> None:
         self.layout = layout
+
+    def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
+        if self.layout is not None or os.environ.get(LAYOUT_ENV):
+            return None  # a layout given (RW-SETUP-LAYOUT): the engine checks the game
+        from .rollwrite_express import express_check
+
+        return express_check(record, words)
 
     # -- setup ------------------------------------------------------------------------
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:

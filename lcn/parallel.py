@@ -38,7 +38,6 @@ anywhere) and :func:`merge_ranges` (the reports of the file from the results, in
 
 from __future__ import annotations
 
-import contextlib
 import io
 import multiprocessing
 import os
@@ -552,8 +551,14 @@ class ParallelRun:
         #: Called with the number of games done so far after each run of games counted and
         #: not given out (a progress display has nothing else to go by then).
         self.on_counted: Callable[[int], None] | None = None
+        #: The size of the source, for a progress display (None: not looked at).
+        self.size: int | None = None
+        #: Whether the source was read already (a small file of :class:`FileRuns`, read
+        #: whole), and if so, why it could not be (raised when the run is iterated) or None.
+        self.read_already = False
+        self.error: OSError | None = None
         if part_size is None:
-            size = source.stat().st_size if isinstance(source, Path) else len(source)
+            self.size = size = source.stat().st_size if isinstance(source, Path) else len(source)
             part_size = min(PART_SIZE, max(SMALLEST_PART, size // (self.jobs * PARTS_PER_JOB)))
         #: The largest part (the first ones); the last ones are smaller.
         self.part_size = part_size
@@ -742,21 +747,25 @@ class _WholeFile(ParallelRun):
     """A small file validated whole, by a worker or here: its reports are given out as
     :class:`ParallelRun` gives out those of a file of one part."""
 
-    def __init__(self, path: Path, jobs: int, outcome: Callable[[], _Outcome], *,
-                 report_plain: bool, matches: MatchChecks) -> None:
+    def __init__(self, path: Path, jobs: int, outcome: _Outcome | OSError, *,
+                 report_plain: bool, matches: MatchChecks, size: int | None = None) -> None:
         super().__init__(path, jobs, part_size=SMALLEST_PART, report_plain=report_plain,
                          matches=matches)
         self._outcome = outcome
+        self.size = size
+        self.read_already = True
+        self.error = outcome if isinstance(outcome, OSError) else None
 
     def __iter__(self) -> Iterator[SentReport]:
         return self._run(None)  # type: ignore[arg-type]
 
     def _results(self, source: _Source) -> Iterator[tuple[_Part, _Outcome]]:
-        outcome = self._outcome()  # raises the OSError of a file that could not be read
-        assert isinstance(self.source, Path)
-        with contextlib.suppress(OSError):  # gone since: only the progress line reads it
-            self._position = self.source.stat().st_size
-        yield _Part(0, None, 1, last=True), outcome
+        if isinstance(self._outcome, OSError):
+            raise self._outcome
+        # The size it had when it was looked at (only the progress line reads it): a small
+        # file is read whole, and not looked at again.
+        self._position = self.size if self.size is not None else 0
+        yield _Part(0, None, 1, last=True), self._outcome
 
 
 class FileRuns:
@@ -834,7 +843,7 @@ class FileRuns:
                     run = ParallelRun(source, self.jobs, report_plain=self.report_plain,
                                       matches=self.matches, pool=self._workers())
                 except OSError as exc:  # gone since it was looked at: said at its place
-                    run = _WholeFile(source, self.jobs, _given(exc), report_plain=self.report_plain,
+                    run = _WholeFile(source, self.jobs, exc, report_plain=self.report_plain,
                                      matches=self.matches)
                 yield run
                 index += 1
@@ -864,6 +873,10 @@ class FileRuns:
 
     def _small_files(self, paths: list[Path], sizes: list[int]) -> Iterator[ParallelRun]:
         groups = list(self._groups(paths, sizes))
+        known = dict(zip(paths, sizes, strict=True))
+
+        def sizes_of(group: list[Path]) -> list[int]:
+            return [known[path] for path in group]
         count_plain = not self.report_plain
         #: Groups in order, each with its worker's pending result or its outcomes here.
         window: deque[list[Any]] = deque()
@@ -909,9 +922,9 @@ class FileRuns:
                     _give_up(pool, window)
             if outcomes is None:
                 outcomes = self._here(group, count_plain)
-            for path, outcome in zip(group, outcomes, strict=True):
-                yield _WholeFile(path, self.jobs, _given(outcome), report_plain=self.report_plain,
-                                 matches=self.matches)
+            for path, size, outcome in zip(group, sizes_of(group), outcomes, strict=True):
+                yield _WholeFile(path, self.jobs, outcome, report_plain=self.report_plain,
+                                 matches=self.matches, size=size)
 
     @staticmethod
     def _here(group: list[Path], count_plain: bool) -> list[_Outcome | OSError]:
@@ -922,14 +935,6 @@ class FileRuns:
             except OSError as exc:
                 outcomes.append(exc)
         return outcomes
-
-
-def _given(outcome: _Outcome | OSError) -> Callable[[], _Outcome]:
-    def give() -> _Outcome:
-        if isinstance(outcome, OSError):
-            raise outcome
-        return outcome
-    return give
 
 
 # The pieces of a run, public: for a scheduler of another kind (Spark, Ray, a batch queue),

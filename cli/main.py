@@ -220,7 +220,8 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                                              reason=file_run.error.strerror or file_run.error)),
                            err=True)
                 continue
-            source = Path(name)
+            assert isinstance(file_run.source, Path)
+            source = file_run.source
         else:
             try:
                 source = open_input(name)

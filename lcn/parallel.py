@@ -738,9 +738,18 @@ class ParallelRun:
 #: A file at most this big is validated whole, in a group of small files, rather than cut.
 SMALL_FILE = 1 << 16
 #: Most bytes and files in a group of small files (a group's reports stay under a pipe's
-#: buffer; groups shrink near the end of a run of small files, as parts do).
-GROUP_SIZE = 1 << 18
+#: buffer; groups shrink near the end of a run of small files, as parts do). A group is
+#: a few dozen milliseconds of work: each hand-off carries enough to pay for itself, and
+#: the groups given to a worker and not done yet stay few (``GROUPS_AHEAD``), so that
+#: none is left waiting for it while this process has nothing more to do.
+GROUP_SIZE = 1 << 16
 GROUP_FILES = 256
+#: Groups given to each worker and not done yet: one to do next while this process hands
+#: out another between two groups of its own (which are as small).
+GROUPS_AHEAD = 2
+#: Most groups whose reports wait here to be given out, per process: small groups, small
+#: reports; this process validates groups itself rather than wait while there are any.
+GROUPS_WAITING = 16
 
 
 class _WholeFile(ParallelRun):
@@ -887,7 +896,7 @@ class FileRuns:
         while True:
             if pool is not None and not pool.stopped:
                 busy = sum(1 for _, pending, _ in window if pending is not None and not pending.done())
-                while busy < AHEAD * workers and len(window) < WAITING * self.jobs:
+                while busy < GROUPS_AHEAD * workers and len(window) < GROUPS_WAITING * self.jobs:
                     group = next(following, None)
                     if group is None:
                         break
@@ -905,7 +914,7 @@ class FileRuns:
                 window.append([group, None, None])
             head = window[0]
             if here_too and head[1] is not None and head[2] is None and not head[1].done() \
-                    and len(window) < WAITING * self.jobs:
+                    and len(window) < GROUPS_WAITING * self.jobs:
                 group = next(following, None)
                 if group is not None:  # the next reports are not back: validate a group here
                     window.append([group, None, self._here(group, count_plain)])

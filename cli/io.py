@@ -9,10 +9,7 @@ import fnmatch
 import io
 import os
 import re
-import secrets
-import shutil
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
@@ -179,6 +176,9 @@ def _spooled_stdin() -> Path:
     the copy has no name, so it is gone with the process however the process ends (killed
     too), and is opened again through its descriptor; elsewhere it is named and removed at
     exit."""
+    import shutil  # only for standard input: not paid by a command over files
+    import tempfile
+
     stdin = _stdin()
     unnamed = _DESCRIPTORS.is_dir()
     if unnamed:
@@ -508,6 +508,8 @@ class AtomicFile:
         self.temp: str | None = None
         fd = _unnamed_file(self.directory)
         if fd is None:
+            import tempfile  # only for a file written: not paid by lcn validate
+
             fd, self.temp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp",
                                              dir=self.directory)
             atexit.register(self.discard)
@@ -576,6 +578,8 @@ def _link_unnamed(fd: int, directory: Path, name: str) -> str:
     """Give the unnamed file ``fd`` a fresh name in ``directory`` (for the rename)."""
     # linkat(AT_SYMLINK_FOLLOW) through the descriptor's entry: os.link takes that path only
     # when given a directory descriptor (plain link() would link the entry itself).
+    import secrets  # only for a file written: not paid by lcn validate
+
     descriptors = os.open(_DESCRIPTORS, os.O_RDONLY | os.O_DIRECTORY)
     try:
         for _ in range(100):

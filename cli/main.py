@@ -10,7 +10,6 @@ import importlib
 import io
 import json
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -443,6 +442,8 @@ def _format_one(name: str, source: Path, check: bool, write_: bool,
             replacement = AtomicFile(source)
             out = replacement.handle
         elif not check:
+            import tempfile  # only here: not paid by lcn validate
+
             out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     except OSError as exc:
         raise OutputError(msg("cannot write {where}: {reason}",

@@ -59,7 +59,7 @@ def expand_inputs(names: Iterable[str], pattern: str = DEFAULT_GLOB) -> list[str
             files.append(name)
             continue
         if os.name == "posix" and "/" not in pattern and "**" not in pattern:
-            found = _matching_files(str(path), re.compile(fnmatch.translate(pattern)).fullmatch)
+            found = _matching_files(str(path), lambda name: fnmatch.fnmatchcase(name, pattern))
         else:
             found = [str(match) for match in sorted(
                 (match for match in path.rglob(pattern)

@@ -10,7 +10,6 @@ import importlib
 import io
 import json
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -204,15 +203,31 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
     any_invalid = False
     io_error = False
     total = valid_count = 0
+    show_progress = False if no_progress else None
+    if show_progress is None and not sys.stderr.isatty():
+        show_progress = False  # looked at once, not for every file
     for name in files:
         display = _display_name(name)
         file_run = next(runs) if runs is not None else None
-        try:
-            source = open_input(name)
-        except InputError as exc:
-            io_error = True
-            click.echo(f"lcn: {exc.message}", err=True)
-            continue
+        source: Path | StdinStream
+        if file_run is not None and file_run.read_already:
+            # A small file already read by the runs: what could not be read is said as
+            # open_input says it, without opening the file again.
+            if file_run.error is not None:
+                io_error = True
+                click.echo("lcn: " + say(msg("cannot read '{name}': {reason}", name=name,
+                                             reason=file_run.error.strerror or file_run.error)),
+                           err=True)
+                continue
+            assert isinstance(file_run.source, Path)
+            source = file_run.source
+        else:
+            try:
+                source = open_input(name)
+            except InputError as exc:
+                io_error = True
+                click.echo(f"lcn: {exc.message}", err=True)
+                continue
         try:
             run = TrackedRun(source, jobs, only_problems=only_problems, matches=matches,
                              run=file_run)
@@ -221,7 +236,7 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
             click.echo("lcn: " + say(msg("cannot read '{display}': {reason}", display=display,
                                          reason=exc.strerror or str(exc))), err=True)
             continue
-        progress = Progress(display, run.size, enabled=False if no_progress else None)
+        progress = Progress(display, run.size, enabled=show_progress)
         run.on_counted = lambda games, run=run, progress=progress: progress.update(run.position, games)
         caret_lines = source if isinstance(source, StdinStream) else SourceLines(source)
         try:
@@ -427,6 +442,8 @@ def _format_one(name: str, source: Path, check: bool, write_: bool,
             replacement = AtomicFile(source)
             out = replacement.handle
         elif not check:
+            import tempfile  # only here: not paid by lcn validate
+
             out = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     except OSError as exc:
         raise OutputError(msg("cannot write {where}: {reason}",

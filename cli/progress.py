@@ -84,8 +84,8 @@ class TrackedRun:
                  run: ParallelRun | None = None) -> None:
         """``run``: the source's run of a :class:`lcn.parallel.FileRuns` over many files."""
         #: The size of the source; None for standard input, whose end is not known before.
-        self.size: int | None = None
-        if isinstance(source, Path):
+        self.size: int | None = run.size if run is not None else None
+        if isinstance(source, Path) and self.size is None:
             self.size = source.stat().st_size
         elif isinstance(source, bytes):
             self.size = len(source)

@@ -40,18 +40,22 @@ from __future__ import annotations
 
 import contextlib
 import io
-import multiprocessing
 import os
+import pickle
+import select
+import signal
 import stat
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
@@ -379,6 +383,7 @@ def _validate_files(paths: list[Path], count_plain: bool) -> list[_SentOutcome |
     return sent
 
 
+
 class SentRecord:
     """The part of a game's record that a worker sends back: where it starts, its variant
     and, for a game of a match only, its tags (the checks that span games read them)."""
@@ -464,12 +469,171 @@ class Workers(Protocol):
     def stop(self) -> None: ...
 
 
-class _Workers:
-    """The worker processes, each reading the source by range.
+def _broken_pool() -> type[BaseException]:
+    """``BrokenProcessPool``, the failure of a pending result whose workers are gone (the
+    class a cluster's pool raises too). Imported when an exception is matched against it:
+    ``concurrent.futures`` and ``multiprocessing`` take longer to import than a small
+    file takes to validate, and the workers of ``--jobs`` are forked without them."""
+    from concurrent.futures.process import BrokenProcessPool
 
-    A process pool of ``concurrent.futures`` rather than ``multiprocessing.Pool``: when a
-    worker dies abruptly, its futures fail (``BrokenProcessPool``) instead of waiting for
-    ever, and stopping never waits on a queue lock a dead worker held.
+    return BrokenProcessPool
+
+
+def _pool(count: int, source: Path | bytes | None) -> Workers:
+    """``count`` worker processes of this machine: forked (:class:`_Workers`) where a fork
+    is safe, else a ``concurrent.futures`` process pool (:class:`_Executor`)."""
+    if _FORK and threading.active_count() == 1:
+        return _Workers(count, source)
+    return _Executor(count, source)
+
+
+#: Whether the workers are forked from this process: on systems where a fork is the usual
+#: way (not macOS, whose system libraries may not survive one; not Windows, without it).
+_FORK = hasattr(os, "fork") and sys.platform != "darwin"
+_HEADER = 8
+
+
+class _Task:
+    """A task given to a forked worker, and its result once it is back (see :class:`Pending`)."""
+
+    __slots__ = ("_child", "_done", "_error", "_value")
+
+    def __init__(self, child: _Child) -> None:
+        self._child = child
+        self._done = False
+        self._value: Any = None
+        self._error: BaseException | None = None
+
+    def done(self) -> bool:
+        if not self._done:
+            self._child.receive(block=False)
+        return self._done
+
+    def result(self) -> Any:
+        while not self._done:
+            self._child.receive(block=True)
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+class _Child:
+    """One forked worker: the pipe its tasks go down, the pipe its results come up."""
+
+    def __init__(self, pid: int, tasks: int, results: int) -> None:
+        self.pid = pid
+        self.tasks = tasks
+        self.results = results
+        self.waiting: deque[_Task] = deque()
+        self.received = bytearray()
+        self.gone = False
+        os.set_blocking(tasks, False)
+        os.set_blocking(results, False)
+
+    def send(self, name: str, args: tuple[Any, ...]) -> _Task:
+        if self.gone:
+            raise _broken_pool()("a worker process is gone")
+        body = pickle.dumps((name, args), pickle.HIGHEST_PROTOCOL)
+        data = memoryview(len(body).to_bytes(_HEADER, "little") + body)
+        task = _Task(self)
+        self.waiting.append(task)
+        while data:
+            try:
+                data = data[os.write(self.tasks, data):]
+            except BlockingIOError:
+                # Its pipe is full: read what it sends meanwhile, so that neither waits
+                # for the other for ever.
+                select.select([self.results], [self.tasks], [])
+                self.receive(block=False)
+            except OSError:  # BrokenPipeError: it died
+                self._lost()
+                raise _broken_pool()("a worker process terminated abruptly") from None
+        return task
+
+    def receive(self, block: bool) -> None:
+        """Read what the worker has sent (waiting for something when ``block``), and give
+        each whole result to its task, in order."""
+        if self.gone:
+            self._lost()
+            return
+        while True:
+            try:
+                chunk = os.read(self.results, 1 << 16)
+            except BlockingIOError:
+                if not block:
+                    break
+                select.select([self.results], [], [])
+                continue
+            if not chunk:  # it died (killed, out of memory)
+                self._lost()
+                return
+            self.received += chunk
+            block = False  # something came: take it, and whatever else is there
+            while len(self.received) >= _HEADER:
+                size = int.from_bytes(self.received[:_HEADER], "little")
+                if len(self.received) < _HEADER + size:
+                    break
+                ok, value = pickle.loads(self.received[_HEADER:_HEADER + size])
+                del self.received[:_HEADER + size]
+                task = self.waiting.popleft()
+                task._done = True
+                if ok:
+                    task._value = value
+                else:
+                    task._error = value
+
+    def _lost(self) -> None:
+        self.gone = True
+        error = _broken_pool()("a worker process terminated abruptly")
+        while self.waiting:
+            task = self.waiting.popleft()
+            task._done, task._error = True, error
+
+    def stop(self) -> None:
+        for fd in (self.tasks, self.results):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+def _serve(tasks: int, results: int, source: Path | bytes | None) -> None:
+    """A forked worker: run the tasks that come down ``tasks``, send each result up
+    ``results``, until the first process closes its end."""
+    _start_worker(source)
+    incoming = os.fdopen(tasks, "rb")
+    while True:
+        header = incoming.read(_HEADER)
+        if len(header) < _HEADER:
+            return
+        name, args = pickle.loads(incoming.read(int.from_bytes(header, "little")))
+        try:
+            task = _validate_sent if name == "part" else _validate_files
+            answer: tuple[bool, Any] = (True, task(*args))
+        except BaseException as exc:  # sent back, raised where the result is asked for
+            answer = (False, exc)
+        try:
+            body = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an exception that cannot be pickled: its words at least
+            body = pickle.dumps((False, RuntimeError(repr(answer[1]))), pickle.HIGHEST_PROTOCOL)
+        data = memoryview(len(body).to_bytes(_HEADER, "little") + body)
+        while data:
+            data = data[os.write(results, data):]
+
+
+class _Workers:
+    """Worker processes forked from this one, after its imports: nothing to import or
+    start again, and nothing to send but each task's few values and its result.
+
+    Why not ``concurrent.futures``: its pool hands tasks and results over through threads
+    of this process, which wait for the interpreter lock while this process validates
+    (up to the switch interval each time), and its modules take longer to import than a
+    small file takes to validate. Here a task is written down a pipe and its result read
+    from another when this process asks for it, between two parts of its own; a worker
+    that dies closes its pipe, which fails its tasks with ``BrokenProcessPool`` as the
+    ``concurrent.futures`` pool does. Used where a fork is safe (:func:`_pool`).
     """
 
     #: Pools started by this process (tests count them: one per command).
@@ -477,6 +641,70 @@ class _Workers:
     here_too = True
 
     def __init__(self, count: int, source: Path | bytes | None) -> None:
+        self.count = count
+        self.stopped = False
+        self.children: list[_Child] = []
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
+            with contextlib.suppress(Exception):
+                stream.flush()
+        for _ in range(count):
+            task_read, task_write = os.pipe()
+            result_read, result_write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the worker
+                status = 0
+                try:
+                    os.close(task_write)
+                    os.close(result_read)
+                    for sibling in self.children:
+                        os.close(sibling.tasks)
+                        os.close(sibling.results)
+                    _serve(task_read, result_write, source)
+                except BaseException:
+                    status = 1
+                finally:
+                    os._exit(status)  # never this process's exit handlers or buffers
+            os.close(task_read)
+            os.close(result_write)
+            self.children.append(_Child(pid, task_write, result_read))
+        _Workers.started += 1
+
+    def _next(self) -> _Child:
+        """The worker with the fewest tasks not done."""
+        return min(self.children, key=lambda child: len(child.waiting))
+
+    def submit(self, start: int, end: int, first_line: int, count_plain: bool,
+               path: Path | None = None) -> _Task:
+        """A part of ``path`` (None: of the source the pool was started with)."""
+        return self._next().send("part", (path, start, end, first_line, count_plain))
+
+    def submit_files(self, paths: list[Path], count_plain: bool) -> _Task:
+        """A group of small files, each validated whole."""
+        return self._next().send("files", (paths, count_plain))
+
+    def stop(self) -> None:
+        """Stop at once: the tasks not done are dropped and the workers killed."""
+        if self.stopped:
+            return
+        self.stopped = True
+        for child in self.children:
+            child.stop()
+
+
+class _Executor:
+    """The worker processes, each reading the source by range.
+
+    A process pool of ``concurrent.futures`` rather than ``multiprocessing.Pool``: when a
+    worker dies abruptly, its futures fail (``BrokenProcessPool``) instead of waiting for
+    ever, and stopping never waits on a queue lock a dead worker held.
+    """
+
+    here_too = True
+
+    def __init__(self, count: int, source: Path | bytes | None) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         self._before = {child.pid for child in multiprocessing.active_children()}
         self.count = count
         #: Whether the pool was stopped (at the end, or found broken).
@@ -496,6 +724,8 @@ class _Workers:
 
     def stop(self) -> None:
         """Stop at once: the parts still queued are dropped and the workers killed."""
+        import multiprocessing
+
         self.stopped = True
         self._executor.shutdown(wait=False, cancel_futures=True)
         for child in multiprocessing.active_children():
@@ -552,8 +782,14 @@ class ParallelRun:
         #: Called with the number of games done so far after each run of games counted and
         #: not given out (a progress display has nothing else to go by then).
         self.on_counted: Callable[[int], None] | None = None
+        #: The size of the source, for a progress display (None: not looked at).
+        self.size: int | None = None
+        #: Whether the source was read already (a small file of :class:`FileRuns`, read
+        #: whole), and if so, why it could not be (raised when the run is iterated) or None.
+        self.read_already = False
+        self.error: OSError | None = None
         if part_size is None:
-            size = source.stat().st_size if isinstance(source, Path) else len(source)
+            self.size = size = source.stat().st_size if isinstance(source, Path) else len(source)
             part_size = min(PART_SIZE, max(SMALLEST_PART, size // (self.jobs * PARTS_PER_JOB)))
         #: The largest part (the first ones); the last ones are smaller.
         self.part_size = part_size
@@ -591,7 +827,7 @@ class ParallelRun:
             # than validating hundreds of games: load them before the workers are forked, so
             # that they inherit them rather than each loading them again.
             variant_names()
-            pool = _Workers(workers, self.source)
+            pool = _pool(workers, self.source)
         here_too = pool.here_too if pool is not None else True
         #: Parts in file order, each with its worker's pending result or its outcome here.
         window: deque[list[Any]] = deque()
@@ -621,7 +857,7 @@ class ParallelRun:
                     if pending is not None:
                         try:
                             sent = pending.result()
-                        except BrokenProcessPool:
+                        except _broken_pool():
                             assert pool is not None
                             _give_up(pool, window)
                             pool = None
@@ -672,7 +908,7 @@ class ParallelRun:
             try:
                 pending = pool.submit(part.start, part.end, part.first_line, not self.report_plain,
                                       self.source if isinstance(self.source, Path) else None)
-            except BrokenProcessPool:
+            except _broken_pool():
                 window.append([part, None, None])
                 return False
             window.append([part, pending, None])
@@ -733,30 +969,43 @@ class ParallelRun:
 #: A file at most this big is validated whole, in a group of small files, rather than cut.
 SMALL_FILE = 1 << 16
 #: Most bytes and files in a group of small files (a group's reports stay under a pipe's
-#: buffer; groups shrink near the end of a run of small files, as parts do).
-GROUP_SIZE = 1 << 18
+#: buffer; groups shrink near the end of a run of small files, as parts do). A group is
+#: a few dozen milliseconds of work: each hand-off carries enough to pay for itself, and
+#: the groups given to a worker and not done yet stay few (``GROUPS_AHEAD``), so that
+#: none is left waiting for it while this process has nothing more to do.
+GROUP_SIZE = 1 << 16
 GROUP_FILES = 256
+#: Groups given to each worker and not done yet: one to do next while this process hands
+#: out another between two groups of its own (which are as small).
+GROUPS_AHEAD = 2
+#: Most groups whose reports wait here to be given out, per process: small groups, small
+#: reports; this process validates groups itself rather than wait while there are any.
+GROUPS_WAITING = 16
 
 
 class _WholeFile(ParallelRun):
     """A small file validated whole, by a worker or here: its reports are given out as
     :class:`ParallelRun` gives out those of a file of one part."""
 
-    def __init__(self, path: Path, jobs: int, outcome: Callable[[], _Outcome], *,
-                 report_plain: bool, matches: MatchChecks) -> None:
+    def __init__(self, path: Path, jobs: int, outcome: _Outcome | OSError, *,
+                 report_plain: bool, matches: MatchChecks, size: int | None = None) -> None:
         super().__init__(path, jobs, part_size=SMALLEST_PART, report_plain=report_plain,
                          matches=matches)
         self._outcome = outcome
+        self.size = size
+        self.read_already = True
+        self.error = outcome if isinstance(outcome, OSError) else None
 
     def __iter__(self) -> Iterator[SentReport]:
         return self._run(None)  # type: ignore[arg-type]
 
     def _results(self, source: _Source) -> Iterator[tuple[_Part, _Outcome]]:
-        outcome = self._outcome()  # raises the OSError of a file that could not be read
-        assert isinstance(self.source, Path)
-        with contextlib.suppress(OSError):  # gone since: only the progress line reads it
-            self._position = self.source.stat().st_size
-        yield _Part(0, None, 1, last=True), outcome
+        if isinstance(self._outcome, OSError):
+            raise self._outcome
+        # The size it had when it was looked at (only the progress line reads it): a small
+        # file is read whole, and not looked at again.
+        self._position = self.size if self.size is not None else 0
+        yield _Part(0, None, 1, last=True), self._outcome
 
 
 class FileRuns:
@@ -793,7 +1042,7 @@ class FileRuns:
             return None
         if self._pool is None:
             variant_names()  # loaded once, before the fork (see ``ParallelRun``)
-            self._pool = _Workers(self.jobs - 1, None)
+            self._pool = _pool(self.jobs - 1, None)
         return None if self._pool.stopped else self._pool
 
     def __iter__(self) -> Iterator[ParallelRun | None]:
@@ -834,7 +1083,7 @@ class FileRuns:
                     run = ParallelRun(source, self.jobs, report_plain=self.report_plain,
                                       matches=self.matches, pool=self._workers())
                 except OSError as exc:  # gone since it was looked at: said at its place
-                    run = _WholeFile(source, self.jobs, _given(exc), report_plain=self.report_plain,
+                    run = _WholeFile(source, self.jobs, exc, report_plain=self.report_plain,
                                      matches=self.matches)
                 yield run
                 index += 1
@@ -864,6 +1113,10 @@ class FileRuns:
 
     def _small_files(self, paths: list[Path], sizes: list[int]) -> Iterator[ParallelRun]:
         groups = list(self._groups(paths, sizes))
+        known = dict(zip(paths, sizes, strict=True))
+
+        def sizes_of(group: list[Path]) -> list[int]:
+            return [known[path] for path in group]
         count_plain = not self.report_plain
         #: Groups in order, each with its worker's pending result or its outcomes here.
         window: deque[list[Any]] = deque()
@@ -874,13 +1127,13 @@ class FileRuns:
         while True:
             if pool is not None and not pool.stopped:
                 busy = sum(1 for _, pending, _ in window if pending is not None and not pending.done())
-                while busy < AHEAD * workers and len(window) < WAITING * self.jobs:
+                while busy < GROUPS_AHEAD * workers and len(window) < GROUPS_WAITING * self.jobs:
                     group = next(following, None)
                     if group is None:
                         break
                     try:
                         window.append([group, pool.submit_files(group, count_plain), None])
-                    except BrokenProcessPool:
+                    except _broken_pool():
                         pool.stop()
                         window.append([group, None, None])
                         break
@@ -892,7 +1145,7 @@ class FileRuns:
                 window.append([group, None, None])
             head = window[0]
             if here_too and head[1] is not None and head[2] is None and not head[1].done() \
-                    and len(window) < WAITING * self.jobs:
+                    and len(window) < GROUPS_WAITING * self.jobs:
                 group = next(following, None)
                 if group is not None:  # the next reports are not back: validate a group here
                     window.append([group, None, self._here(group, count_plain)])
@@ -904,14 +1157,14 @@ class FileRuns:
                     outcomes = [sent if isinstance(sent, OSError) else
                                 _Outcome(sent[0], _unpack_diagnostics(sent[1]), sent[2])
                                 for sent in pending.result()]
-                except BrokenProcessPool:  # a worker died: the rest is validated here
+                except _broken_pool():  # a worker died: the rest is validated here
                     assert pool is not None
                     _give_up(pool, window)
             if outcomes is None:
                 outcomes = self._here(group, count_plain)
-            for path, outcome in zip(group, outcomes, strict=True):
-                yield _WholeFile(path, self.jobs, _given(outcome), report_plain=self.report_plain,
-                                 matches=self.matches)
+            for path, size, outcome in zip(group, sizes_of(group), outcomes, strict=True):
+                yield _WholeFile(path, self.jobs, outcome, report_plain=self.report_plain,
+                                 matches=self.matches, size=size)
 
     @staticmethod
     def _here(group: list[Path], count_plain: bool) -> list[_Outcome | OSError]:
@@ -922,14 +1175,6 @@ class FileRuns:
             except OSError as exc:
                 outcomes.append(exc)
         return outcomes
-
-
-def _given(outcome: _Outcome | OSError) -> Callable[[], _Outcome]:
-    def give() -> _Outcome:
-        if isinstance(outcome, OSError):
-            raise outcome
-        return outcome
-    return give
 
 
 # The pieces of a run, public: for a scheduler of another kind (Spark, Ray, a batch queue),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -138,23 +137,18 @@ def test_one_big_file_gives_the_same_output(tmp_path: Path) -> None:
         assert _run(*options, "--jobs", "2", str(path)) == one
 
 
-class _CountedPool(ProcessPoolExecutor):
-    started = 0
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        _CountedPool.started += 1
-        super().__init__(*args, **kwargs)
-
-
-def test_one_pool_serves_every_file(corpus: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", _CountedPool)
-    _CountedPool.started = 0
-    _run("-q", "--jobs", "2", *corpus)
-    assert _CountedPool.started == 1
+@pytest.mark.parametrize("forked", [True, False])
+def test_one_pool_serves_every_file(corpus: list[str], monkeypatch: pytest.MonkeyPatch,
+                                    forked: bool) -> None:
+    """Forked workers, or (where a fork is not safe) a ``concurrent.futures`` pool."""
+    monkeypatch.setattr(parallel, "_FORK", forked)
+    started = parallel._Workers.started
+    one = _run("-q", *corpus)
+    assert _run("-q", "--jobs", "2", *corpus) == one
+    assert parallel._Workers.started == started + 1
     # One small file: nothing to share out, no pool at all.
-    _CountedPool.started = 0
     assert _run("--jobs", "2", corpus[1])[0] == 0
-    assert _CountedPool.started == 0
+    assert parallel._Workers.started == started + 1
 
 
 def test_jsonl_has_one_line_per_game_the_games_of_json(corpus: list[str]) -> None:
@@ -182,8 +176,13 @@ def _reports(runs: parallel.FileRuns, kill: bool = False) -> list[Any]:
         try:
             for report in run:
                 if kill and not got:
-                    for child in multiprocessing.active_children():
-                        os.kill(child.pid, signal.SIGKILL)  # type: ignore[arg-type]
+                    pool = runs._pool
+                    pids = [child.pid for child in pool.children] \
+                        if isinstance(pool, parallel._Workers) else \
+                        [child.pid for child in multiprocessing.active_children()]
+                    assert pids
+                    for pid in pids:
+                        os.kill(pid, signal.SIGKILL)  # type: ignore[arg-type]
                 got.append([report.index, report.record.line, report.to_json()])
         except OSError as exc:
             got.append(type(exc).__name__)
@@ -191,8 +190,10 @@ def _reports(runs: parallel.FileRuns, kill: bool = False) -> list[Any]:
     return got
 
 
+@pytest.mark.parametrize("forked", [True, False])
 def test_a_worker_killed_over_many_files_leaves_the_rest_to_this_process(
-        corpus: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        corpus: list[str], monkeypatch: pytest.MonkeyPatch, forked: bool) -> None:
+    monkeypatch.setattr(parallel, "_FORK", forked)
     monkeypatch.setattr(parallel, "GROUP_FILES", 4)
     paths: list[Path | None] = [Path(name) for name in corpus]
     expected = _reports(parallel.FileRuns(paths, 1))

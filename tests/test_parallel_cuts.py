@@ -167,13 +167,17 @@ def test_a_pool_found_broken_when_handing_out_leaves_the_rest_to_this_process(
     assert multiprocessing.active_children() == []
 
 
-def test_a_worker_that_fails_fails_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if multiprocessing.get_start_method() != "fork":
+@pytest.mark.parametrize("forked", [True, False])
+def test_a_worker_that_fails_fails_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           forked: bool) -> None:
+    if not forked and multiprocessing.get_start_method() != "fork":
         pytest.skip("only a forked worker inherits the patched function")
+    monkeypatch.setattr(parallel, "_FORK", forked)
     validate = parallel._validate
+    first = os.getpid()
 
     def broken_in_a_worker(*args: object) -> object:
-        if multiprocessing.parent_process() is not None:
+        if os.getpid() != first:
             raise RuntimeError("broken part")
         return validate(*args)  # type: ignore[arg-type]
 

@@ -517,6 +517,18 @@ class _Task:
         return self._value
 
 
+def _wait(readable: int, writable: int | None = None) -> None:
+    """Wait until ``readable`` has something to read or ``writable`` room to write.
+
+    ``poll`` rather than ``select``: a process with more than 1,024 files open (a caller
+    of the library may have them) has descriptors ``select`` cannot watch."""
+    poller = select.poll()
+    poller.register(readable, select.POLLIN)
+    if writable is not None:
+        poller.register(writable, select.POLLOUT)
+    poller.poll()
+
+
 class _Child:
     """One forked worker: the pipe its tasks go down, the pipe its results come up."""
 
@@ -543,7 +555,7 @@ class _Child:
             except BlockingIOError:
                 # Its pipe is full: read what it sends meanwhile, so that neither waits
                 # for the other for ever.
-                select.select([self.results], [self.tasks], [])
+                _wait(self.results, self.tasks)
                 self.receive(block=False)
             except OSError:  # BrokenPipeError: it died
                 self._lost()
@@ -562,7 +574,7 @@ class _Child:
             except BlockingIOError:
                 if not block:
                     break
-                select.select([self.results], [], [])
+                _wait(self.results)
                 continue
             if not chunk:  # it died (killed, out of memory)
                 self._lost()

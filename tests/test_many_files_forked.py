@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import resource
 from pathlib import Path
 
 import pytest
@@ -79,18 +80,36 @@ def test_tasks_and_results_bigger_than_a_pipe_holds_cross_without_waiting_for_ev
     monkeypatch.setattr(parallel, "GROUPS_AHEAD", 16)
     monkeypatch.setattr(parallel, "GROUPS_WAITING", 64)
     full: list[int] = []
-    select = parallel.select.select
+    wait = parallel._wait
 
-    def counted(read: list[int], write: list[int], *rest: list[int]) -> object:
-        full.extend(write)
-        return select(read, write, *rest)
+    def counted(readable: int, writable: int | None = None) -> None:
+        if writable is not None:
+            full.append(writable)
+        wait(readable, writable)
 
-    monkeypatch.setattr(parallel.select, "select", counted)
+    monkeypatch.setattr(parallel, "_wait", counted)
     paths = [str(folder)] * 40  # the same files again: a long run of groups
     one = _run("--format", "json", *paths)
     assert not full
     assert _run("--format", "json", "--jobs", "2", *paths) == one
     assert full  # the worker's pipe was full: this process read its results meanwhile
+
+
+def test_a_process_with_more_than_1024_files_open_still_hands_work_to_its_workers(
+        folder: Path) -> None:
+    """The workers' pipes get descriptors above 1,024 (beyond what ``select`` can watch)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"this system allows {hard} open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        one = _run("--format", "json", str(folder))
+        assert _run("--format", "json", "--jobs", "2", str(folder)) == one
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_the_workers_are_forked_and_none_is_left(folder: Path) -> None:

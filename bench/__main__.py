@@ -336,16 +336,6 @@ def bench_many_files(table: Table, runs: int, jobs: int, files: int) -> None:
         for index in range(files):
             (folder / f"game{index:05}.lcn").write_text(
                 "\n\n".join(game.rstrip("\n") for game in games[3 * index:3 * index + 3]) + "\n")
-        # The command's modules as an installed package has them, compiled: with
-        # PYTHONDONTWRITEBYTECODE set (as on some build machines) every run would compile
-        # them again, a start-up that users do not pay and that both runs would.
-        import compileall
-        import importlib.util
-
-        for package in ("lcn", "lcn_cli"):
-            spec = importlib.util.find_spec(package)
-            if spec is not None and spec.origin is not None:
-                compileall.compile_dir(Path(spec.origin).parent, quiet=1)
         walls: dict[int, list[float]] = {1: [], jobs: []}
         cpus: dict[int, list[float]] = {1: [], jobs: []}
         for _ in range(runs):
@@ -362,6 +352,20 @@ def bench_many_files(table: Table, runs: int, jobs: int, files: int) -> None:
     table.add(f"speed-up of --jobs {jobs} over 1 job, many files", f"{one / several:.2f}x",
               f"{os.cpu_count()} cores, load average {load:.1f}; target >= 1.8x on 2 quiet cores, "
               "never below 1x")
+
+
+def compile_modules() -> None:
+    """Compile the project's modules before any command is timed, as an installed package
+    has them: with ``PYTHONDONTWRITEBYTECODE`` set (as on some build machines) every child
+    process (``lcn validate``, the site's workers, Dask's) would compile them again, a
+    start-up that users do not pay."""
+    import compileall
+    import importlib.util
+
+    for package in ("lcn", "lcn_cli", "replay_server"):
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.origin is not None:
+            compileall.compile_dir(Path(spec.origin).parent, quiet=1)
 
 
 def bench_stream(table: Table, size_mb: int) -> None:
@@ -407,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     about = machine()
     print(about, flush=True)
     corpus = {}
+    compile_modules()
     if "validation" not in args.skip:
         corpus = bench_validation(table, args.games, args.runs, args.skip)
     if "fresh" not in args.skip:

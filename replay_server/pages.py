@@ -386,7 +386,8 @@ def moves_list(context: dict[str, Any], text: str, game: int, links: str) -> Tur
             return None
         return TurnMarked(pieces, turns)
 
-    return DATA_CACHE.get_or_make(key, make)
+    made: TurnMarked | None = DATA_CACHE.get_or_make(key, make)
+    return made
 
 
 @bp.app_context_processor
@@ -709,9 +710,9 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
     }
     context["current"] = lambda index: " current" if index == current else ""
     if part != "positions":
-        marked = moves_list(context, text, game, link())
-        if marked is not None:
-            context["moves_html"] = marked.at(current)
+        moves = moves_list(context, text, game, link())
+        if moves is not None:
+            context["moves_html"] = moves.at(current)
     if part == "positions":
         return render_template("_positions.html", **context)
     if part == "moves":

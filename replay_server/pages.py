@@ -18,7 +18,9 @@ points, and the source shown only up to ``SOURCE_SHOWN_BYTES``. Games longer tha
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -230,7 +232,6 @@ def download_name(text: str, extension: str, fallback: str) -> str:
     letters and digits (accents dropped: a name is also a header value and a path on the
     reader's disk); ``fallback`` when the tags give neither.
     """
-    import re
     import unicodedata
 
     def plain(value: str) -> str:
@@ -263,6 +264,33 @@ def card_parts(card: str) -> tuple[str, str, str]:
     """A card's colour letter, its face ("5", or "w" for a wager) and a description."""
     colour, value = card[:1], card[1:]
     return colour.upper(), value, say(card_name(card))
+
+
+@bp.app_template_global("card")
+def card(code: str, extra: str = "", mark: str = "") -> Markup:
+    """A card as the boards draw it: its colour's letter and its value as well as its colour,
+    so that no one needs to tell colours apart (a wager shows ×); ``mark`` (a word: "played",
+    "taken") is shown on the card, not only by its outline.
+
+    A Jinja macro once, called some thirty times a board: each call cost more than the
+    card's few strings, so the card is made here, and kept per card, marks and language
+    (a game has at most a few hundred of them).
+    """
+    return _card(code, str(Markup.escape(extra)), str(Markup.escape(mark)), current_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _card(code: str, extra: str, mark: str, language: str) -> Markup:
+    letter, value, said = card_parts(code)
+    letter = str(Markup.escape(letter))
+    face = "×" if value == "w" else str(Markup.escape(value))
+    classes = f" {extra}" if extra else ""
+    if mark:
+        return Markup(f'<span class="card c-{letter}{classes} marked" role="img" aria-label="'
+                      f'{Markup.escape(said)} ({mark})">{letter}<b>{face}</b><span class="mark-tag" '
+                      f'aria-hidden="true">{mark}</span></span>')
+    return Markup(f'<span class="card c-{letter}{classes}" role="img" aria-label="'
+                  f'{Markup.escape(said)}">{letter}<b>{face}</b></span>')
 
 
 @bp.app_template_filter("colour_name")
@@ -305,6 +333,61 @@ def graph_hits(graph: dict[str, Any], link: Callable[..., str], lcn_text: str, g
     key = ("graph-hits", _digest(lcn_text), game, link(), current_language())
     return DATA_CACHE.get_or_make(key, lambda: Markup(render_template(
         "_graph_hits.html", graph=graph, link=link)))
+
+
+#: What stands for "this is the current turn" in a move list made once for every turn.
+_MARK = "\x00{}\x00"
+_MARKS = re.compile("\x00([0-9]+)\x00")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMarked:
+    """A fragment made once for every turn of a game: its text cut where a turn's link says
+    whether it is the current one (``pieces`` and ``turns`` alternate)."""
+
+    pieces: tuple[str, ...]
+    turns: tuple[int, ...]
+
+    def at(self, turn: int) -> Markup:
+        """The fragment as the page of ``turn`` shows it."""
+        out = [self.pieces[0]]
+        for index, piece in zip(self.turns, self.pieces[1:], strict=True):
+            out.append(" current" if index == turn else "")
+            out.append(piece)
+        return Markup("".join(out))
+
+
+def render_cached() -> bool:
+    """Whether a replay page reuses the parts it shares with the game's other turns
+    (``RENDER_CACHE``, on unless turned off: the tests compare both ways)."""
+    return bool(current_app.config.get("RENDER_CACHE", True))
+
+
+def moves_list(context: dict[str, Any], text: str, game: int, links: str) -> TurnMarked | None:
+    """The move list's page (``_moves.html``) made once for every turn it holds.
+
+    Only the class of the current turn's link changes from one turn to the next, yet the list
+    (a link, the turn told in words and its comments for every turn) was the largest part of
+    rendering a replay page. It is rendered once per text, game, window, links and language
+    with a mark where each link says whether it is the current one, and kept with the game's
+    other computed data. None when the cache is off (or the text holds the mark's byte).
+    """
+    if not render_cached():
+        return None
+    key = ("moves", _digest(text), game, context["moves_first"], context["moves_last"], links,
+           current_language())
+
+    def make() -> TurnMarked | None:
+        html = render_template("_moves.html", **dict(
+            context, current=lambda index: Markup(_MARK.format(index))))
+        parts = _MARKS.split(html)
+        pieces, turns = tuple(parts[0::2]), tuple(int(n) for n in parts[1::2])
+        if any("\x00" in piece for piece in pieces):
+            return None
+        return TurnMarked(pieces, turns)
+
+    made: TurnMarked | None = DATA_CACHE.get_or_make(key, make)
+    return made
 
 
 @bp.app_context_processor
@@ -625,6 +708,11 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
         "has_hands": bool(positions) and "hands" in positions[0][1],
         "told": told,
     }
+    context["current"] = lambda index: " current" if index == current else ""
+    if part != "positions":
+        moves = moves_list(context, text, game, link())
+        if moves is not None:
+            context["moves_html"] = moves.at(current)
     if part == "positions":
         return render_template("_positions.html", **context)
     if part == "moves":

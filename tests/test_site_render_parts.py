@@ -18,7 +18,7 @@ from flask import template_rendered
 from site_support import make_app
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("_annotate_turns.html", "_graph_hits.html")
+PARTS = ("_annotate_turns.html", "_graph_hits.html", "_moves.html")
 
 
 @contextmanager

@@ -370,9 +370,10 @@ def moves_list(context: dict[str, Any], text: str, game: int, links: str) -> Tur
     (a link, the turn told in words and its comments for every turn) was the largest part of
     rendering a replay page. It is rendered once per text, game, window, links and language
     with a mark where each link says whether it is the current one, and kept with the game's
-    other computed data. None when the cache is off (or the text holds the mark's byte).
+    other computed data. None when the cache is off or the record holds the mark's byte (a NUL),
+    which could then be taken for a mark.
     """
-    if not render_cached():
+    if not render_cached() or "\x00" in text:  # the mark's byte in the record: made as before
         return None
     key = ("moves", _digest(text), game, context["moves_first"], context["moves_last"], links,
            current_language())
@@ -382,8 +383,6 @@ def moves_list(context: dict[str, Any], text: str, game: int, links: str) -> Tur
             context, current=lambda index: Markup(_MARK.format(index))))
         parts = _MARKS.split(html)
         pieces, turns = tuple(parts[0::2]), tuple(int(n) for n in parts[1::2])
-        if any("\x00" in piece for piece in pieces):
-            return None
         return TurnMarked(pieces, turns)
 
     made: TurnMarked | None = DATA_CACHE.get_or_make(key, make)

@@ -79,3 +79,18 @@ def test_a_card_is_drawn_as_the_macro_drew_it(tmp_path: Path) -> None:
                     for mark in ("", "played", "R&D <b>", Markup("taken &amp; kept")):
                         assert card(code, extra, mark) == macro.render(
                             code=code, extra=extra, mark=mark), (code, extra, mark)
+
+
+def test_the_marks_byte_never_reaches_a_move_list(tmp_path: Path) -> None:
+    """The move list made once for every turn marks each turn's link with a NUL-delimited
+    number; a record holding a NUL is refused before any page is made of it (and
+    ``pages.moves_list`` makes such a list whole, should one come)."""
+    text = ('[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
+            '1. R5/d {look: \x001\x00 and \x002\x00} xB2/d 2. Y3/d *\n')
+    client = make_app(tmp_path, {"PAGE_CACHE_BYTES": 0}).test_client()
+    refused = client.post("/api/v1/games", json={"lcn": text})
+    assert refused.status_code == 400 and "NUL" in refused.json["error"]["message"]
+    from replay_server.pages import moves_list
+
+    with make_app(tmp_path / "other").test_request_context("/"):
+        assert moves_list({}, text, 1, "") is None

@@ -77,8 +77,19 @@ class _Commands(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    # Click's own version option takes the version when the command is defined; this one
+    # asks for it only when --version is given, so no other command pays for reading the
+    # installed metadata (lcn.__version__ is worked out on first use).
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(f"lcn, version {lcn.__version__}", color=ctx.color)
+    ctx.exit()
+
+
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(lcn.__version__, prog_name="lcn")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and exit.")
 def cli() -> None:
     """Lost Cities Notation: validate, score, format and show game records."""
 

@@ -61,7 +61,7 @@ from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
 from .reader import Reader
 from .validate import GameReport, MatchChecks, validate_record
-from .variants import Variant, find_variant, variant_names
+from .variants import Variant, find_variant
 
 #: Most bytes per part (memory stays bounded); smaller inputs are cut finer, so that every
 #: process has several parts. Parts and their results cross between processes through
@@ -517,6 +517,17 @@ class _Task:
         return self._value
 
 
+def _preload() -> None:
+    """Load the classic variant before workers are forked, and nothing else.
+
+    The other built-in variants and the plugins' entry points are loaded where a game asks
+    for them: in this process and a worker at once, rather than in this process alone while
+    the worker waits to be started (the other engines and the scan of the entry points cost
+    tens of milliseconds, a large share of a command over many small classic files).
+    """
+    find_variant("classic")
+
+
 def _wait(readable: int, writable: int | None = None) -> None:
     """Wait until ``readable`` has something to read or ``writable`` room to write.
 
@@ -835,10 +846,11 @@ class ParallelRun:
             pool = self._shared if workers and not self._shared.stopped else None
             workers = pool.count if pool is not None else 0
         elif workers:
-            # The variants (and plugins) are loaded on first use, by imports that take longer
-            # than validating hundreds of games: load them before the workers are forked, so
-            # that they inherit them rather than each loading them again.
-            variant_names()
+            # The variants are loaded on first use, by imports that take longer than
+            # validating hundreds of games: the classic one, which nearly every file uses,
+            # is loaded before the workers are forked, so that they inherit it rather than
+            # each loading it again (see ``_preload``).
+            _preload()
             pool = _pool(workers, self.source)
         here_too = pool.here_too if pool is not None else True
         #: Parts in file order, each with its worker's pending result or its outcome here.
@@ -1053,7 +1065,7 @@ class FileRuns:
         if self.jobs < 2:
             return None
         if self._pool is None:
-            variant_names()  # loaded once, before the fork (see ``ParallelRun``)
+            _preload()
             self._pool = _pool(self.jobs - 1, None)
         return None if self._pool.stopped else self._pool
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import pickle
 import select
 import signal
 import stat
@@ -524,7 +523,11 @@ def _preload() -> None:
     for them: in this process and a worker at once, rather than in this process alone while
     the worker waits to be started (the other engines and the scan of the entry points cost
     tens of milliseconds, a large share of a command over many small classic files).
+    ``pickle``, which carries the work to the workers and back, is imported here too rather
+    than by every command: one job does not need it.
     """
+    import pickle  # noqa: F401 - inherited by the workers
+
     find_variant("classic")
 
 
@@ -556,6 +559,8 @@ class _Child:
     def send(self, name: str, args: tuple[Any, ...]) -> _Task:
         if self.gone:
             raise _broken_pool()("a worker process is gone")
+        import pickle  # only a run with workers needs it (see ``_preload``)
+
         body = pickle.dumps((name, args), pickle.HIGHEST_PROTOCOL)
         data = memoryview(len(body).to_bytes(_HEADER, "little") + body)
         task = _Task(self)
@@ -596,6 +601,8 @@ class _Child:
                 size = int.from_bytes(self.received[:_HEADER], "little")
                 if len(self.received) < _HEADER + size:
                     break
+                import pickle
+
                 ok, value = pickle.loads(self.received[_HEADER:_HEADER + size])
                 del self.received[:_HEADER + size]
                 task = self.waiting.popleft()
@@ -625,6 +632,8 @@ class _Child:
 def _serve(tasks: int, results: int, source: Path | bytes | None) -> None:
     """A forked worker: run the tasks that come down ``tasks``, send each result up
     ``results``, until the first process closes its end."""
+    import pickle
+
     _start_worker(source)
     incoming = os.fdopen(tasks, "rb")
     while True:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -77,10 +76,29 @@ class _Commands(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    # Click's own version option takes the version when the command is defined; this one
+    # asks for it only when --version is given, so no other command pays for reading the
+    # installed metadata (lcn.__version__ is worked out on first use).
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(f"lcn, version {lcn.__version__}", color=ctx.color)
+    ctx.exit()
+
+
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(lcn.__version__, prog_name="lcn")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and exit.")
 def cli() -> None:
     """Lost Cities Notation: validate, score, format and show game records."""
+
+
+def _json_dumps(data: Any, **options: Any) -> str:
+    """``json.dumps``, its module imported on first use: ``lcn validate`` in text form,
+    run once per file by scripts, does not pay for it."""
+    import json
+
+    return json.dumps(data, **options)
 
 
 def _display_name(name: str) -> str:
@@ -107,17 +125,17 @@ class _StreamedGames:
 
     def game(self, entry: dict[str, Any]) -> None:
         # A JSON string holds no raw line break, so every line break is between values.
-        text = json_text(json.dumps(entry, ensure_ascii=False, indent=2)).replace("\n", "\n    ")
+        text = json_text(_json_dumps(entry, ensure_ascii=False, indent=2)).replace("\n", "\n    ")
         click.echo(('{\n  "games": [\n    ' if not self.count else ",\n    ") + text, nl=False)
         self.count += 1
 
     def finish(self, rest: dict[str, Any]) -> None:
-        tail = json_text(json.dumps(rest, ensure_ascii=False, indent=2))
+        tail = json_text(_json_dumps(rest, ensure_ascii=False, indent=2))
         click.echo(('{\n  "games": []' if not self.count else "\n  ]") + "," + tail[1:])
 
 
 def _dump(data: Any) -> None:
-    click.echo(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
+    click.echo(json_text(_json_dumps(data, ensure_ascii=False, indent=2)))
 
 
 @cli.command()
@@ -254,7 +272,7 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                     if fmt == "json":
                         games_json.game(entry)
                     else:
-                        click.echo(json_text(json.dumps(entry, ensure_ascii=False)))
+                        click.echo(json_text(_json_dumps(entry, ensure_ascii=False)))
                     continue
                 shown = [d for d in report.diagnostics if warnings or d.is_error]
                 if shown or not quiet or not report.valid:

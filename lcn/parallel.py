@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import pickle
 import select
 import signal
 import stat
@@ -61,7 +60,7 @@ from .diagnostics import Diagnostic, Severity
 from .model import GameRecord, Tags
 from .reader import Reader
 from .validate import GameReport, MatchChecks, validate_record
-from .variants import Variant, find_variant, variant_names
+from .variants import Variant, find_variant
 
 #: Most bytes per part (memory stays bounded); smaller inputs are cut finer, so that every
 #: process has several parts. Parts and their results cross between processes through
@@ -517,6 +516,21 @@ class _Task:
         return self._value
 
 
+def _preload() -> None:
+    """Load the classic variant before workers are forked, and nothing else.
+
+    The other built-in variants and the plugins' entry points are loaded where a game asks
+    for them: in this process and a worker at once, rather than in this process alone while
+    the worker waits to be started (the other engines and the scan of the entry points cost
+    tens of milliseconds, a large share of a command over many small classic files).
+    ``pickle``, which carries the work to the workers and back, is imported here too rather
+    than by every command: one job does not need it.
+    """
+    import pickle  # noqa: F401 - inherited by the workers
+
+    find_variant("classic")
+
+
 def _wait(readable: int, writable: int | None = None) -> None:
     """Wait until ``readable`` has something to read or ``writable`` room to write.
 
@@ -545,6 +559,8 @@ class _Child:
     def send(self, name: str, args: tuple[Any, ...]) -> _Task:
         if self.gone:
             raise _broken_pool()("a worker process is gone")
+        import pickle  # only a run with workers needs it (see ``_preload``)
+
         body = pickle.dumps((name, args), pickle.HIGHEST_PROTOCOL)
         data = memoryview(len(body).to_bytes(_HEADER, "little") + body)
         task = _Task(self)
@@ -585,6 +601,8 @@ class _Child:
                 size = int.from_bytes(self.received[:_HEADER], "little")
                 if len(self.received) < _HEADER + size:
                     break
+                import pickle
+
                 ok, value = pickle.loads(self.received[_HEADER:_HEADER + size])
                 del self.received[:_HEADER + size]
                 task = self.waiting.popleft()
@@ -614,6 +632,8 @@ class _Child:
 def _serve(tasks: int, results: int, source: Path | bytes | None) -> None:
     """A forked worker: run the tasks that come down ``tasks``, send each result up
     ``results``, until the first process closes its end."""
+    import pickle
+
     _start_worker(source)
     incoming = os.fdopen(tasks, "rb")
     while True:
@@ -835,10 +855,11 @@ class ParallelRun:
             pool = self._shared if workers and not self._shared.stopped else None
             workers = pool.count if pool is not None else 0
         elif workers:
-            # The variants (and plugins) are loaded on first use, by imports that take longer
-            # than validating hundreds of games: load them before the workers are forked, so
-            # that they inherit them rather than each loading them again.
-            variant_names()
+            # The variants are loaded on first use, by imports that take longer than
+            # validating hundreds of games: the classic one, which nearly every file uses,
+            # is loaded before the workers are forked, so that they inherit it rather than
+            # each loading it again (see ``_preload``).
+            _preload()
             pool = _pool(workers, self.source)
         here_too = pool.here_too if pool is not None else True
         #: Parts in file order, each with its worker's pending result or its outcome here.
@@ -1053,7 +1074,7 @@ class FileRuns:
         if self.jobs < 2:
             return None
         if self._pool is None:
-            variant_names()  # loaded once, before the fork (see ``ParallelRun``)
+            _preload()
             self._pool = _pool(self.jobs - 1, None)
         return None if self._pool.stopped else self._pool
 

@@ -2,74 +2,110 @@
 
 Third-party engines can register through the ``lcn.variants`` entry point group; the
 built-in ones are registered here.
+
+Everything is loaded on first use, and only what is asked for: a built-in variant's module
+when its name is asked for, the entry points only when a name is asked for that no built-in
+variant has (or every name is). ``lcn validate`` over a file of classic games thus pays
+neither for importing the other engines nor for reading the entry points (which scans every
+installed distribution's metadata): together about half its start-up.
+
+Which engine a name means does not depend on what was asked for before: a variant given to
+:func:`register_variant` keeps its name; otherwise a built-in variant's name means the
+built-in engine, and an entry point never replaces it.
 """
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Iterable
-from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import MoveSyntaxError, Problem, Score, Variant
 
+if TYPE_CHECKING:
+    from importlib import metadata
+
+#: The built-in variants' names and the modules that define them (as ``VARIANT``). Rivals and
+#: Roll & Write may be left out of a build: a module that is not there is skipped.
+_BUILT_IN = {"classic": "lcn.variants.classic", "rivals": "lcn.variants.rivals",
+             "rollwrite": "lcn.variants.rollwrite"}
+
 _REGISTRY: dict[str, Variant[Any, Any]] = {}
-_LOADED = False
-_LOADING = False
+#: Names registered by :func:`register_variant`: never replaced by what is loaded later.
+_GIVEN: set[str] = set()
+#: Built-in names whose module was imported (or found missing), or is being imported.
+_TRIED: set[str] = set()
+_PLUGINS_TRIED = False
 _LOAD_LOCK = threading.RLock()
 
 
 def register_variant(variant: Variant[Any, Any]) -> None:
     """Make a variant available under its ``name``."""
-    _REGISTRY[variant.name] = variant
+    with _LOAD_LOCK:
+        _REGISTRY[variant.name] = variant
+        _GIVEN.add(variant.name)
 
 
-def _load() -> None:
-    # Under a lock, and marked loaded only once done: a server's threads may ask for variants
-    # at the same moment, and none may see a half-filled registry.
-    # A variant module that asks for variants while being imported re-enters here (same
-    # thread, the lock is re-entrant) and gets what is registered so far, as before.
-    global _LOADED, _LOADING
-    if _LOADED:
+def _fill(variant: Variant[Any, Any]) -> None:
+    # What is loaded fills a name no variant was given for.
+    if variant.name not in _GIVEN:
+        _REGISTRY.setdefault(variant.name, variant)
+
+
+def _load_built_in(name: str) -> None:
+    # Under a lock, and a name marked tried before its import: a server's threads may ask
+    # for variants at the same moment, and none may see a half-filled registry; a variant
+    # module that asks for variants while being imported re-enters here (same thread, the
+    # lock is re-entrant) and gets what is registered so far.
+    if name in _TRIED:
         return
     with _LOAD_LOCK:
-        if _LOADED or _LOADING:
+        if name in _TRIED:
             return
-        _LOADING = True
+        _TRIED.add(name)
+        module_name = _BUILT_IN[name]
         try:
-            _load_all()
-            _LOADED = True
-        finally:
-            _LOADING = False
-
-
-def _load_all() -> None:
-    from .classic import ClassicVariant
-
-    register_variant(ClassicVariant())
-    for optional in ("rivals", "rollwrite"):
-        try:
-            module = __import__(f"lcn.variants.{optional}", fromlist=["VARIANT"])
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name != f"lcn.variants.{optional}":
+            if exc.name != module_name:
                 raise
-            continue
-        register_variant(module.VARIANT)
-    entry_points: Iterable[metadata.EntryPoint]
-    try:
-        entry_points = metadata.entry_points(group="lcn.variants")
-    except Exception:
-        entry_points = ()
-    for entry in entry_points:
+            return
+        _fill(module.VARIANT)
+
+
+def _load_plugins() -> None:
+    # Every built-in variant first, so that an entry point never takes a built-in name.
+    global _PLUGINS_TRIED
+    with _LOAD_LOCK:
+        if _PLUGINS_TRIED:
+            return
+        _PLUGINS_TRIED = True
+        for name in _BUILT_IN:
+            _load_built_in(name)
+        from importlib import metadata
+
+        entry_points: Iterable[metadata.EntryPoint]
         try:
-            register_variant(entry.load())
+            entry_points = metadata.entry_points(group="lcn.variants")
         except Exception:
-            continue
+            entry_points = ()
+        for entry in entry_points:
+            try:
+                _fill(entry.load())
+            except Exception:
+                continue
 
 
 def find_variant(name: str) -> Variant[Any, Any] | None:
     """The variant registered under ``name`` (lower case), or None."""
-    _load()
+    variant = _REGISTRY.get(name)
+    if variant is not None:
+        return variant
+    if name in _BUILT_IN:
+        _load_built_in(name)
+    else:
+        _load_plugins()
     return _REGISTRY.get(name)
 
 
@@ -81,7 +117,8 @@ def variant_names() -> list[str]:
         >>> variant_names()[:3]
         ['classic', 'rivals', 'rollwrite']
     """
-    _load()
+    if not _PLUGINS_TRIED:
+        _load_plugins()
     return sorted(_REGISTRY)
 
 

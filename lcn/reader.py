@@ -91,6 +91,9 @@ _BLOCK_COMMENT = re.compile(r"\{[^{}\n]*\}|;[^\n]*")
 #: as far as the next one (the last one of the word is enough), so no character is
 #: scanned twice.
 _MAY_END_REVERSED = re.compile(r"\*(?!\S)|[:*][^\s:*]*[-0-9*](?!\S)")
+#: The start of a line, past a block's first, that is no movetext of the game being read:
+#: blanks only, or a tag line (``[``) perhaps indented (see ``_Lines.block``).
+_BLOCK_END = re.compile(r"\n[ \t]*(?:\[|$)", re.MULTILINE)
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -167,24 +170,19 @@ class _Lines:
         if buffer is None:
             return None
         at = number - self.buffer_first
-        size = len(buffer)
-        # Nearly always the movetext ends at an empty line and holds no line that starts
-        # with a blank or a `[`: then one search in C finds its end.
+        # Nearly always the movetext ends at an empty line: one search in C finds it.
         try:
             end = buffer.index("", at + 1)
         except ValueError:
-            end = size
+            end = len(buffer)
         block = buffer[at:end]
+        # Then a line of blanks only, or a tag line perhaps indented, is found in one
+        # search over their text too (indented lines of movetext are common by hand).
         text = "\n".join(block)
-        if "\n[" not in text and "\n " not in text and "\n\t" not in text:
+        found = _BLOCK_END.search(text)
+        if found is None:
             return block
-        end = at + 1
-        while end < size:
-            line = buffer[end]
-            if not line or line[0] == "[" or (line[0] in " \t" and line.lstrip(" \t")[:1] in ("", "[")):
-                break
-            end += 1
-        return buffer[at:end]
+        return block[:text.count("\n", 0, found.start()) + 1]
 
     def take(self, lines: int) -> None:
         """Skip the next ``lines`` lines of the buffer (the reader has taken them)."""

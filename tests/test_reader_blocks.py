@@ -194,3 +194,47 @@ def test_a_str_line_over_the_limit_is_reported_and_skipped() -> None:
 def test_the_backward_search_finds_what_may_end_a_game(text: str) -> None:
     forward = reader_module._MAY_END.search(text) is not None
     assert (reader_module._MAY_END_REVERSED.search(text[::-1]) is not None) == forward
+
+
+def _block_by_lines(lines: list[str], at: int) -> list[str]:
+    """The lines from ``at`` up to the first later one that is no movetext (empty, blanks
+    only, or a tag line perhaps indented), one line at a time."""
+    end = at + 1
+    while end < len(lines) and lines[end].lstrip(" \t")[:1] not in ("", "["):
+        end += 1
+    return lines[at:end]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["R5/d B3/d", "  1. R5/d", "\tR5/d", " \t xb3/d ; a [note]", "", " ",
+                                 "\t", "[Note \"x\"]", "  [Note \"x\"]", "\t[", "R5/d [",
+                                 "{a} R5/d", "\x0b"]), min_size=1, max_size=14))
+def test_a_block_ends_where_its_movetext_ends(lines: list[str]) -> None:
+    """Indented lines, lines of blanks and indented tag lines: the block found in one search
+    is the one a line at a time finds, from every line."""
+    source = _Lines("\n".join(lines) + "\n")
+    for number, _line in source:
+        assert source.block(number) == _block_by_lines(lines, number - 1)
+
+
+def test_indented_hand_formatted_movetext_is_taken_in_one_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end of an indented block is found without a step for each of its lines."""
+    from bench.corpora import hand_formatted
+
+    text = hand_formatted(20, seed=5)
+    assert "\n\t" in text and "\n  " in text
+    steps = {"lstrip": 0}
+
+    class Counted(str):
+        def lstrip(self, chars: str | None = None) -> str:
+            steps["lstrip"] += 1
+            return str.lstrip(self, chars)
+
+    source = _Lines(text)
+    for number, _line in source:
+        if source.buffer is not None:
+            source.buffer[:] = [Counted(line) for line in source.buffer]
+        source.block(number)
+    assert steps["lstrip"] == 0
+    _same_records(text)
+    assert all(isinstance(report, ExpressReport) for report in _same(text))

@@ -34,7 +34,7 @@ class _Tables:
     that a hand is a list of counts and every step is a list index.
     """
 
-    __slots__ = ("all_ids", "ids", "limits", "moves", "no_card", "numbers", "spellings")
+    __slots__ = ("all_ids", "heads", "ids", "limits", "moves", "no_card", "numbers", "spellings")
 
     def __init__(self, config: ClassicConfig) -> None:
         colours = config.colours
@@ -96,6 +96,9 @@ class _Tables:
         #: usual lengths of a game (a longer one, drawing from discard piles, is left to
         #: the full engine).
         self.numbers = [f"{n}." for n in range(1, 4 * config.total_cards)]
+        #: The digits of those numbers, by the index of the turn each stands before: a
+        #: number glued to its turn (``12.R7/d``) is checked with one look-up.
+        self.heads = {f"{n}": 2 * n - 2 for n in range(1, 4 * config.total_cards)}
 
 
 _TABLES: dict[ClassicConfig, _Tables] = {}
@@ -128,7 +131,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
     tables = _TABLES.get(config)
     if tables is None:
         tables = _TABLES[config] = _Tables(config)
-    numbers = tables.numbers
+    numbers, heads = tables.numbers, tables.heads
     hand_size = config.hand_size
     pile_size = config.pile_size
     colours = len(config.colours)
@@ -191,13 +194,12 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                     # A move number glued to its turn (`12.R7/d`), or with many dots.
                     if stripped:
                         return express_check(record, given, config, players, stripped=False)
-                    usual = numbers[index >> 1] if not index & 1 and index >> 1 < len(numbers) else ""
-                    if usual and numbered != index and word.startswith(usual) \
-                            and word[len(usual)] != ".":
+                    head, _, rest = word.partition(".")
+                    if heads.get(head) == index and rest and rest[0] != "." and numbered != index:
                         # The usual number of this turn, and a word after it (its first
                         # character no dot, so that the number is all of `N.`; anything but
                         # a turn after it is no word of the table, and the check gives up).
-                        word = word[len(usual):]
+                        word = rest
                     else:
                         match = _NUMBER.fullmatch(word)
                         if match is None or numbered == index \

@@ -203,6 +203,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     first_boxes = _FIRST.get
     roll_colours = _ROLL_COLOURS.get
     roll_numbers = _ROLL_NUMBERS.get
+    boxes, bridge_box, before_bridge = BOXES, BRIDGE_BOX, BRIDGE_BOX - 1
     at = 0
     no_dice: tuple[int, ...] = ()
     while at < count_words:
@@ -233,17 +234,17 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     rolling = False
                 # -- a refusal shades a dice symbol (RW-DICE-SHADE, RW-DICE-EXHAUSTED)
                 shaded = dice[seat]
-                if shaded < BOXES:
+                if shaded < boxes:
                     shaded += 1
                     dice[seat] = shaded
-                    if shaded == BRIDGE_BOX:
+                    if shaded == bridge_box:
                         if not passed[_DICE]:
                             passed[_DICE] = turn
                             bridges += 1
                             fresh |= _DICE_BIT
                         if passed[_DICE] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
-                    elif shaded == BOXES:
+                    elif shaded == boxes:
                         worn_out[seat] = turn
                         exhausted += 1
                 continue
@@ -281,7 +282,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             if value < last[slot]:
                 return None  # RW-WRITE-ASCENDING
             while True:  # the first box, then each box of an acceleration (RW-ACCEL-COPY)
-                if filled >= BOXES:
+                if filled >= boxes:
                     if not top or claimed[slot]:
                         return None  # RW-WRITE-FULL, RW-ACCEL-FULL, RW-TOP-ARTEFACT
                     claimed[slot] = True
@@ -298,17 +299,17 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                         if known >= 0:
                             return None  # RW-LAYOUT-CONSISTENT
                         box_marks[box] = code
-                    if filled == BRIDGE_BOX - 1:  # RW-BRIDGE-PASS
+                    if filled == before_bridge:  # RW-BRIDGE-PASS
                         if not passed[colour]:
                             passed[colour] = turn
                             bridges += 1
                             fresh |= 1 << colour
                         if passed[colour] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
-                if code > 1 and artefacts[seat] < BOXES:  # RW-ARTEFACT-BOX
+                if code > 1 and artefacts[seat] < boxes:  # RW-ARTEFACT-BOX
                     shaded = artefacts[seat] + 1
                     artefacts[seat] = shaded
-                    if shaded == BRIDGE_BOX:
+                    if shaded == bridge_box:
                         if not passed[_ART]:
                             passed[_ART] = turn
                             bridges += 1

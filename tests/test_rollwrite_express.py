@@ -473,6 +473,16 @@ def test_usual_accelerations_read_as_any_other() -> None:
     for text, steps in rollwrite_express._TAILS.items():
         assert rollwrite_express._tail(text) == steps
     assert "G>B>Y" not in rollwrite_express._TAILS
+    # The accelerations of one box, looked up whole, are what ``_acceleration`` makes of them.
+    whole = [text for text in rollwrite_express._FIRST
+             if (">" in text and not text.endswith(">-")) or text.count(">") > 1]
+    assert len(whole) > 3000
+    for text in whole:
+        assert rollwrite_express._FIRST[text] == rollwrite_express._acceleration(text)
+    assert rollwrite_express._acceleration("R3>G>B") is not None
+    assert "R3>G>B" not in rollwrite_express._FIRST
+    assert rollwrite_express._acceleration("R0>G") is None
+    assert rollwrite_express._acceleration("R3^>G") is None
     long = _case("1. ROG037 Ada:R3>G>B+>Y Bo:-\n2. RGB345 Bo:- Ada:R4>O>G>B>-")
     reports = _same(long)
     assert isinstance(reports[0], ExpressReport) and reports[0].valid

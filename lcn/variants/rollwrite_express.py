@@ -42,34 +42,35 @@ _COLUMN_COUNT = len(COLUMNS)
 _ART_BIT = 1 << _ART
 _DICE_BIT = 1 << _DICE
 
-#: A box a choice fills as the first box of its word: (colour, die, number written, top,
-#: marks, first box of its row): ``top`` claims the top artefact of a full expedition; the
-#: marks say what the box carries, ``2`` an artefact (``+``) plus ``1`` an arrow (``>`` an
-#: acceleration or ``>-`` a declined one), ``-1`` the circle (``P0``), no box; the box of row
-#: ``colour`` and expedition boxes filled ``n`` is ``row + n`` in the record's sheet.
-Box = tuple[int, int, int, bool, int, int]
 #: A box an acceleration fills with a copy (RW-ACCEL-COPY): (colour, top, marks, row).
 Copy = tuple[int, bool, int, int]
-#: The first box a choice fills, as the writer writes it after the player's `:` (``R3``,
-#: ``B10+``, ``G7>-``, ``Y9^``; the circle ``P0``): what ``rollwrite._parse_choice`` reads
-#: from it, for a choice that fills no more boxes.
-_FIRST: dict[str, Box] = {}
-#: The same for the first box of an acceleration (``R3`` of ``R3>G``; no `^`, no circle),
-#: its arrow included.
-_HEAD: dict[str, Box] = {}
+#: What a choice fills (``rollwrite._parse_choice``), its first box and the copies after it:
+#: (colour, die, number written, top, marks, first box of its row, copies): ``top`` claims
+#: the top artefact of a full expedition; the marks say what the box carries, ``2`` an
+#: artefact (``+``) plus ``1`` an arrow (``>`` an acceleration or ``>-`` a declined one),
+#: ``-1`` the circle (``P0``), no box; the box of row ``colour`` and expedition boxes filled
+#: ``n`` is ``row + n`` in the record's sheet.
+Choice = tuple[int, int, int, bool, int, int, tuple[Copy, ...]]
+#: A choice as the writer writes it after the player's `:` (``R3``, ``B10+``, ``G7>-``,
+#: ``Y9^``, the circle ``P0``; ``R3>G``, ``R3+>B^``: accelerations of one box, made below):
+#: one lookup for most words; a longer acceleration is read by ``_acceleration``.
+_FIRST: dict[str, Choice] = {}
+#: The first box of an acceleration (``R3`` of ``R3>G``; no `^`, no circle), its arrow
+#: included.
+_HEAD: dict[str, Choice] = {}
 #: A box an acceleration fills (``G``, ``G+``, ``B^``), its marks without the arrow.
 _LATER: dict[str, Copy] = {}
 for _colour, _letter in enumerate(COLOURS):
     _row = _colour * BOXES
-    _FIRST[f"{_letter}0"] = (_colour, 0, 0, False, -1, _row)
+    _FIRST[f"{_letter}0"] = (_colour, 0, 0, False, -1, _row, ())
     for _number in range(1, 11):
         for _marks, _top, _code in (("", False, 0), ("^", True, 0), ("+", False, 2),
                                     (">-", False, 1), ("+>-", False, 3)):
             _FIRST[f"{_letter}{_number}{_marks}"] = (_colour, _number % 10, _number, _top,
-                                                     _code, _row)
+                                                     _code, _row, ())
         for _marks, _code in (("", 1), ("+", 3)):
             _HEAD[f"{_letter}{_number}{_marks}"] = (_colour, _number % 10, _number, False,
-                                                    _code, _row)
+                                                    _code, _row, ())
     for _marks, _top, _code in (("", False, 0), ("^", True, 0), ("+", False, 2)):
         _LATER[_letter + _marks] = (_colour, _top, _code, _row)
 
@@ -105,6 +106,25 @@ for _one in _LATER:
                                        for _end in ("", ">-"))):
         if (_steps := _tail(_text)) is not None:
             _TAILS[_text] = _steps
+
+
+def _acceleration(text: str) -> Choice | None:
+    """The choice an acceleration makes (``R3>G>B+``), or None for anything else."""
+    head, _, after = text.partition(">")
+    first = _HEAD.get(head)
+    if first is None:
+        return None  # not a box, or marks after the circle or `^` (the engine says)
+    tail = _TAILS.get(after) or _tail(after)
+    if tail is None:
+        return None
+    return (*first[:6], tail)
+
+
+for _head in _HEAD:
+    for _text in _LATER:
+        for _end in ("", ">-"):
+            if (_choice := _acceleration(f"{_head}>{_text}{_end}")) is not None:
+                _FIRST[f"{_head}>{_text}{_end}"] = _choice
 
 
 def _left(dice: list[int], faces: int) -> tuple[tuple[int, ...], ...]:
@@ -251,17 +271,10 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
             if word[:skip] != prefix:
                 return None  # another player, or spelt otherwise (RW-TURN-ORDER)
             rest = word[skip:]
-            first = first_boxes(rest)
-            tail: tuple[Copy, ...] | None = ()
+            first = first_boxes(rest) or _acceleration(rest)
             if first is None:
-                head, _, after = rest.partition(">")
-                first = _HEAD.get(head)
-                if first is None:
-                    return None  # not a box, or marks after the circle or `^` (the engine says)
-                tail = _TAILS.get(after) or _tail(after)
-                if tail is None:
-                    return None
-            colour, die, value, top, code, row = first
+                return None
+            colour, die, value, top, code, row, tail = first
             if rolling:
                 pool_colours = rolled_colours[colour]
                 pool_numbers = rolled_numbers[die]

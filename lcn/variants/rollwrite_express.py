@@ -17,6 +17,7 @@ Nothing is remembered between games: the tables below are made once, at import.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from .base import ExpressResult
@@ -167,7 +168,8 @@ _BRIDGE_WORDS = ["bridge:" + ",".join(column for index, column in enumerate(COLU
 def seat_tokens(names: list[str]) -> list[str]:
     """``player_tokens(names)``, without its work when every name is plain: ASCII letters,
     no two alike in any case, none ``P`` or a keyword; such names are their own tokens."""
-    if "".join(names).isascii() and "".join(names).isalpha() and "" not in names:
+    joined = "".join(names)
+    if joined.isascii() and joined.isalpha() and "" not in names:
         folded = set(map(str.lower, names))
         if len(folded) == len(names) and folded.isdisjoint(_NOT_TOKENS):
             return names
@@ -191,7 +193,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         names.append(name)
     players = len(names)
     if not 2 <= players <= 5 or "Sheet" in tags \
-            or sum(1 for tag in tags if tag.startswith("Player")) != players:
+            or sum(map(str.startswith, tags, repeat("Player"))) != players:
         return None  # RW-SETUP-LAYOUT: a layout given is checked by the engine
     tokens = seat_tokens(names)
     if tokens is not names and len({token.casefold() for token in tokens}) != players:

@@ -198,11 +198,12 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     tokens = seat_tokens(names)
     if tokens is not names and len({token.casefold() for token in tokens}) != players:
         return None
-    #: Each seat, clockwise, twice round: a turn's seats in the order they choose are the
-    #: ``players`` from the roller's. Each with how its choices start (``Ada:``), its refusal
-    #: (``Ada:-``) and its first slot.
+    #: Each seat, clockwise, twice round, with how its choices start (``Ada:``), its refusal
+    #: (``Ada:-``) and its first slot; by roller, the seats in the order they choose: the
+    #: ``players`` from the roller's.
     ring = [(seat, token + ":", len(token) + 1, token + ":-", seat * 6)
             for seat, token in enumerate(tokens)] * 2
+    orders = [ring[roller:roller + players] for roller in range(players)]
 
     slots = players * 6
     count = [0] * slots  # boxes filled per player and expedition
@@ -241,15 +242,15 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         rolled_numbers = roll_numbers(roll[3:])
         if rolled_colours is None or rolled_numbers is None:
             return None
-        roller = turn % players
+        order = orders[turn % players]
         turn += 1
         at += 2
         pool_colours = pool_numbers = no_dice
         rolling = True
         fresh = 0  # the bridges first passed this turn, a bit for each column
         # -- every player's choice, clockwise from the roller (RW-TURN-ORDER)
-        for (seat, prefix, skip, refusal, base), word in zip(ring[roller:roller + players],
-                                                             words[at:at + players], strict=True):
+        for (seat, prefix, skip, refusal, base), word in zip(order, words[at:at + players],
+                                                             strict=True):
             if word == refusal:
                 if rolling:  # all six dice stay for the others (RW-TURN-OTHERS-DICE)
                     pool_colours, pool_numbers = rolled_colours[-1], rolled_numbers[-1]

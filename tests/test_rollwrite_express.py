@@ -25,7 +25,7 @@ import pytest
 import lcn
 from lcn.validate import ExpressReport, ValidationRun
 from lcn.variants import rollwrite_express
-from lcn.variants.rollwrite import LAYOUT_ENV, RollWriteVariant, format_layout
+from lcn.variants.rollwrite import LAYOUT_ENV, RollWriteVariant, format_layout, player_tokens
 from lcn.variants.rollwrite_play import random_game, random_layout
 
 SAMPLES = sorted((Path(__file__).parent.parent / "samples" / "rollwrite").glob("*.lcn"))
@@ -410,8 +410,8 @@ def test_corrupted_games_agree_in_one_file() -> None:
 
 #: Each rule check of the express check, as the comment beside its ``return None`` names it.
 CHECKS = ["a turn after the end", "a choice missing", "another player, or spelt otherwise",
-          "RW-TURN-ROLLER-DICE", "RW-TURN-OTHERS-DICE", "marks after the circle",
-          "RW-CIRCLE: too late", "RW-WRITE-ZERO-START", "RW-WRITE-ASCENDING", "marks after `^`",
+          "RW-TURN-ROLLER-DICE", "RW-TURN-OTHERS-DICE", "not a box, or marks after",
+          "RW-CIRCLE: too late", "RW-WRITE-ZERO-START", "RW-WRITE-ASCENDING",
           "not a box, or a box after", "RW-WRITE-FULL, RW-ACCEL-FULL",
           "RW-TOP-ARTEFACT: not full", "RW-LAYOUT-CONSISTENT", "RW-BRIDGE-FIRST (or another",
           "RW-DICE-EXHAUSTED", "RW-END-CONDITION: `end`", "RW-SETUP-LAYOUT"]
@@ -449,3 +449,42 @@ def test_scoring_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
               for row in rollwrite_express._POINTS]
     monkeypatch.setattr(rollwrite_express, "_POINTS", points)
     assert _differences("\n".join(_star(text) for text in GAMES[:10]))
+
+
+# -- the tables made at import ---------------------------------------------------------------
+
+@pytest.mark.parametrize("names", [
+    ["Ada", "Bo"], ["Ada", "ada"], ["Ada", "End"], ["P", "Bo"], ["Ada", "Bridge", "Cy"],
+    ["Ada", ""], ["Mary Ann", "Bo"], ["Jean-Luc", "Bo"], ["Zoë", "Bo"], ["Player 3", "Bo"],
+    ["Ada", "Bo", "Cy", "Di", "Exhausted"], ["Pa", "Pb"], ["ADA", "Bo", "ada"]])
+def test_seat_tokens_are_player_tokens(names: list[str]) -> None:
+    assert rollwrite_express.seat_tokens(names) == player_tokens(names)
+
+
+def test_plain_names_are_their_own_tokens() -> None:
+    names = ["Ada", "Bo", "Cy"]
+    assert rollwrite_express.seat_tokens(names) is names
+    assert rollwrite_express.seat_tokens(["Ada", "ADA"]) == ["P1", "P2"]
+
+
+def test_usual_accelerations_read_as_any_other() -> None:
+    # Every tail in the table is what ``_tail`` reads from it; a longer one is read as it comes.
+    assert len(rollwrite_express._TAILS) > 300
+    for text, steps in rollwrite_express._TAILS.items():
+        assert rollwrite_express._tail(text) == steps
+    assert "G>B>Y" not in rollwrite_express._TAILS
+    # The accelerations of one box, looked up whole, are what ``_acceleration`` makes of them.
+    whole = [text for text in rollwrite_express._FIRST
+             if (">" in text and not text.endswith(">-")) or text.count(">") > 1]
+    assert len(whole) > 3000
+    for text in whole:
+        assert rollwrite_express._FIRST[text] == rollwrite_express._acceleration(text)
+    assert rollwrite_express._acceleration("R3>G>B") is not None
+    assert "R3>G>B" not in rollwrite_express._FIRST
+    assert rollwrite_express._acceleration("R0>G") is None
+    assert rollwrite_express._acceleration("R3^>G") is None
+    long = _case("1. ROG037 Ada:R3>G>B+>Y Bo:-\n2. RGB345 Bo:- Ada:R4>O>G>B>-")
+    reports = _same(long)
+    assert isinstance(reports[0], ExpressReport) and reports[0].valid
+    for broken in ("Ada:R3>G>B^>Y", "Ada:R3>G>B>-Y", "Ada:R3>G>B>X"):
+        assert not _same(long.replace("Ada:R3>G>B+>Y", broken))[0].valid

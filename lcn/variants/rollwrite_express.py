@@ -17,6 +17,7 @@ Nothing is remembered between games: the tables below are made once, at import.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from .base import ExpressResult
@@ -39,28 +40,92 @@ if TYPE_CHECKING:
 _ART = COLUMNS.index("A")
 _DICE = COLUMNS.index("D")
 _COLUMN_COUNT = len(COLUMNS)
+_ART_BIT = 1 << _ART
+_DICE_BIT = 1 << _DICE
 
-#: A box a choice fills: (colour, top, marks, copy): ``top`` claims the top artefact of a full
-#: expedition; ``marks`` say what the box carries, ``2`` an artefact (``+``) plus ``1`` an
-#: arrow (``>`` an acceleration or ``>-`` a declined one); ``copy`` for a box an acceleration
-#: fills with a copy (RW-ACCEL-COPY).
-Step = tuple[int, bool, int, bool]
-#: The first box a choice fills, as the writer writes it after the player's `:` (``R3``,
-#: ``B10+``, ``G7>-``, ``Y9^``; the circle ``P0``) → (colour, die, number written, circle,
-#: the boxes filled): what ``rollwrite._parse_choice`` reads from it. An acceleration
-#: (``R3>G``) is such a text without `>-`, then `>` and the boxes of ``_LATER``.
-_FIRST: dict[str, tuple[int, int, int, bool, tuple[Step, ...]]] = {}
+#: A box an acceleration fills with a copy (RW-ACCEL-COPY): (colour, top, marks, row).
+Copy = tuple[int, bool, int, int]
+#: What a choice fills (``rollwrite._parse_choice``), its first box and the copies after it:
+#: (colour, die, number written, top, marks, first box of its row, copies): ``top`` claims
+#: the top artefact of a full expedition; the marks say what the box carries, ``2`` an
+#: artefact (``+``) plus ``1`` an arrow (``>`` an acceleration or ``>-`` a declined one),
+#: ``-1`` the circle (``P0``), no box; the box of row ``colour`` and expedition boxes filled
+#: ``n`` is ``row + n`` in the record's sheet.
+Choice = tuple[int, int, int, bool, int, int, tuple[Copy, ...]]
+#: A choice as the writer writes it after the player's `:` (``R3``, ``B10+``, ``G7>-``,
+#: ``Y9^``, the circle ``P0``; ``R3>G``, ``R3+>B^``: accelerations of one box, made below):
+#: one lookup for most words; a longer acceleration is read by ``_acceleration``.
+_FIRST: dict[str, Choice] = {}
+#: The first box of an acceleration (``R3`` of ``R3>G``; no `^`, no circle), its arrow
+#: included.
+_HEAD: dict[str, Choice] = {}
 #: A box an acceleration fills (``G``, ``G+``, ``B^``), its marks without the arrow.
-_LATER: dict[str, Step] = {}
+_LATER: dict[str, Copy] = {}
 for _colour, _letter in enumerate(COLOURS):
-    _FIRST[f"{_letter}0"] = (_colour, 0, 0, True, ())
+    _row = _colour * BOXES
+    _FIRST[f"{_letter}0"] = (_colour, 0, 0, False, -1, _row, ())
     for _number in range(1, 11):
         for _marks, _top, _code in (("", False, 0), ("^", True, 0), ("+", False, 2),
                                     (">-", False, 1), ("+>-", False, 3)):
-            _FIRST[f"{_letter}{_number}{_marks}"] = (_colour, _number % 10, _number, False,
-                                                     ((_colour, _top, _code, False),))
+            _FIRST[f"{_letter}{_number}{_marks}"] = (_colour, _number % 10, _number, _top,
+                                                     _code, _row, ())
+        for _marks, _code in (("", 1), ("+", 3)):
+            _HEAD[f"{_letter}{_number}{_marks}"] = (_colour, _number % 10, _number, False,
+                                                    _code, _row, ())
     for _marks, _top, _code in (("", False, 0), ("^", True, 0), ("+", False, 2)):
-        _LATER[_letter + _marks] = (_colour, _top, _code, True)
+        _LATER[_letter + _marks] = (_colour, _top, _code, _row)
+
+
+def _tail(text: str) -> tuple[Copy, ...] | None:
+    """The boxes an acceleration fills after its first (``G>B+`` of ``R3>G>B+``, ``G>-`` of
+    ``R3>G>-``), each with an arrow but the last unless declined (RW-ACCEL-COPY); None for
+    anything else, which the engine reports."""
+    parts = text.split(">")
+    final = len(parts) - 1
+    chain: list[Copy] = []
+    declined = False
+    for index, part in enumerate(parts):
+        later = _LATER.get(part)
+        if (chain and chain[-1][1]) or (later is None and (part != "-" or index < final
+                                                             or not chain)):
+            return None  # not a box, or a box after a top artefact
+        if later is None:
+            declined = True  # `>-` after the last box
+        else:
+            chain.append((later[0], later[1], later[2] | 1, later[3]))
+    if not declined:
+        end = chain[-1]
+        chain[-1] = (end[0], end[1], end[2] & 2, end[3])
+    return tuple(chain)
+
+
+#: The boxes after the first of the usual accelerations, one or two boxes long (longer ones
+#: are read by ``_tail`` as they come).
+_TAILS: dict[str, tuple[Copy, ...]] = {}
+for _one in _LATER:
+    for _text in (_one, f"{_one}>-", *(f"{_one}>{_two}{_end}" for _two in _LATER
+                                       for _end in ("", ">-"))):
+        if (_steps := _tail(_text)) is not None:
+            _TAILS[_text] = _steps
+
+
+def _acceleration(text: str) -> Choice | None:
+    """The choice an acceleration makes (``R3>G>B+``), or None for anything else."""
+    head, _, after = text.partition(">")
+    first = _HEAD.get(head)
+    if first is None:
+        return None  # not a box, or marks after the circle or `^` (the engine says)
+    tail = _TAILS.get(after) or _tail(after)
+    if tail is None:
+        return None
+    return (*first[:6], tail)
+
+
+for _head in _HEAD:
+    for _text in _LATER:
+        for _end in ("", ">-"):
+            if (_choice := _acceleration(f"{_head}>{_text}{_end}")) is not None:
+                _FIRST[f"{_head}>{_text}{_end}"] = _choice
 
 
 def _left(dice: list[int], faces: int) -> tuple[tuple[int, ...], ...]:
@@ -84,9 +149,31 @@ _ROLL_NUMBERS = {f"{value:03}": _left([ord(digit) - 48 for digit in f"{value:03}
 #: The move number that starts each turn, as the writer writes it (LCN-MOVE-NUMBER); a game
 #: longer than this is left to the engine.
 _NUMBERS = [f"{n}." for n in range(1, 4001)]
+_LAST_TURN = len(_NUMBERS) - 1
 #: The points of an expedition by boxes filled, without and with its circle marked.
 _POINTS = [[expedition_points(boxes, circle) for boxes in range(BOXES + 1)]
            for circle in (False, True)]
+#: The tags naming the seats, in seat order, one more than the most players.
+_PLAYER_TAGS = [f"Player{seat}" for seat in range(1, 7)]
+#: What a plain name (ASCII letters) may not be, in lower case, to be its own token in the
+#: movetext: ``P`` and the turn's keywords (``player_tokens``).
+_NOT_TOKENS = frozenset({"p", "bridge", "exhausted", "end"})
+#: The `bridge:` word of a turn by the columns first passed in it (bit ``1 << column``),
+#: the columns in the order of ``COLUMNS`` (RW-BRIDGE-FIRST).
+_BRIDGE_WORDS = ["bridge:" + ",".join(column for index, column in enumerate(COLUMNS)
+                                      if passed >> index & 1)
+                 for passed in range(1 << len(COLUMNS))]
+
+
+def seat_tokens(names: list[str]) -> list[str]:
+    """``player_tokens(names)``, without its work when every name is plain: ASCII letters,
+    no two alike in any case, none ``P`` or a keyword; such names are their own tokens."""
+    joined = "".join(names)
+    if joined.isascii() and joined.isalpha() and "" not in names:
+        folded = set(map(str.lower, names))
+        if len(folded) == len(names) and folded.isdisjoint(_NOT_TOKENS):
+            return names
+    return player_tokens(names)
 
 
 def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
@@ -99,20 +186,24 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     tags = record.tags.mapping
     # -- the seats (RW-SETUP-PLAYERS): Player1..PlayerN, 2 to 5 of them, no other Player tag
     names: list[str] = []
-    while (name := tags.get(f"Player{len(names) + 1}")) is not None:
+    for tag in _PLAYER_TAGS:
+        name = tags.get(tag)
+        if name is None:
+            break
         names.append(name)
     players = len(names)
     if not 2 <= players <= 5 or "Sheet" in tags \
-            or sum(1 for tag in tags if tag.startswith("Player")) != players:
+            or sum(map(str.startswith, tags, repeat("Player"))) != players:
         return None  # RW-SETUP-LAYOUT: a layout given is checked by the engine
-    tokens = player_tokens(names)
-    if len({token.casefold() for token in tokens}) != players:
+    tokens = seat_tokens(names)
+    if tokens is not names and len({token.casefold() for token in tokens}) != players:
         return None
-    #: By roller, the seats in the order they choose (clockwise from the roller), each with
-    #: how its choices start (``Ada:``), its refusal (``Ada:-``) and its first slot.
-    orders = [[(seat, tokens[seat] + ":", len(tokens[seat]) + 1, tokens[seat] + ":-", seat * 6)
-               for seat in ((roller + step) % players for step in range(players))]
-              for roller in range(players)]
+    #: Each seat, clockwise, twice round, with how its choices start (``Ada:``), its refusal
+    #: (``Ada:-``) and its first slot; by roller, the seats in the order they choose: the
+    #: ``players`` from the roller's.
+    ring = [(seat, token + ":", len(token) + 1, token + ":-", seat * 6)
+            for seat, token in enumerate(tokens)] * 2
+    orders = [ring[roller:roller + players] for roller in range(players)]
 
     slots = players * 6
     count = [0] * slots  # boxes filled per player and expedition
@@ -131,19 +222,24 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     over = False
     turn = 0
     count_words = len(words)
+    numbers = _NUMBERS
+    first_boxes = _FIRST.get
+    roll_colours = _ROLL_COLOURS.get
+    roll_numbers = _ROLL_NUMBERS.get
+    boxes, bridge_box, before_bridge = BOXES, BRIDGE_BOX, BRIDGE_BOX - 1
     at = 0
     no_dice: tuple[int, ...] = ()
     while at < count_words:
         # -- the move number (LCN-MOVE-NUMBER), the roll (RW-SETUP-DICE)
         if over:
             return None  # a turn after the end (RW-END-CONDITION)
-        if turn >= len(_NUMBERS) - 1 or words[at] != _NUMBERS[turn]:
+        if turn >= _LAST_TURN or words[at] != numbers[turn]:
             return None
         if at + 1 + players >= count_words:
             return None  # a choice missing (RW-TURN-ORDER)
         roll = words[at + 1]
-        rolled_colours = _ROLL_COLOURS.get(roll[:3])
-        rolled_numbers = _ROLL_NUMBERS.get(roll[3:])
+        rolled_colours = roll_colours(roll[:3])
+        rolled_numbers = roll_numbers(roll[3:])
         if rolled_colours is None or rolled_numbers is None:
             return None
         order = orders[turn % players]
@@ -151,40 +247,37 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         at += 2
         pool_colours = pool_numbers = no_dice
         rolling = True
+        fresh = 0  # the bridges first passed this turn, a bit for each column
         # -- every player's choice, clockwise from the roller (RW-TURN-ORDER)
-        for seat, prefix, skip, refusal, base in order:
-            word = words[at]
-            at += 1
+        for (seat, prefix, skip, refusal, base), word in zip(order, words[at:at + players],
+                                                             strict=True):
             if word == refusal:
                 if rolling:  # all six dice stay for the others (RW-TURN-OTHERS-DICE)
                     pool_colours, pool_numbers = rolled_colours[-1], rolled_numbers[-1]
                     rolling = False
                 # -- a refusal shades a dice symbol (RW-DICE-SHADE, RW-DICE-EXHAUSTED)
                 shaded = dice[seat]
-                if shaded < BOXES:
+                if shaded < boxes:
                     shaded += 1
                     dice[seat] = shaded
-                    if shaded == BRIDGE_BOX:
+                    if shaded == bridge_box:
                         if not passed[_DICE]:
                             passed[_DICE] = turn
                             bridges += 1
+                            fresh |= _DICE_BIT
                         if passed[_DICE] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
-                    elif shaded == BOXES:
+                    elif shaded == boxes:
                         worn_out[seat] = turn
                         exhausted += 1
                 continue
             if word[:skip] != prefix:
                 return None  # another player, or spelt otherwise (RW-TURN-ORDER)
             rest = word[skip:]
-            first = _FIRST.get(rest)
-            parts = None
+            first = first_boxes(rest) or _acceleration(rest)
             if first is None:
-                parts = rest.split(">")
-                first = _FIRST.get(parts[0])
-                if first is None or len(parts) == 1:
-                    return None
-            colour, die, value, circle, steps = first
+                return None
+            colour, die, value, top, code, row, tail = first
             if rolling:
                 pool_colours = rolled_colours[colour]
                 pool_numbers = rolled_numbers[die]
@@ -195,9 +288,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 return None  # RW-TURN-OTHERS-DICE
             slot = base + colour
             filled = count[slot]
-            if circle:
-                if parts is not None:
-                    return None  # marks after the circle: the engine says what is wrong
+            if code < 0:  # the circle
                 if filled or marked[slot]:
                     return None  # RW-CIRCLE: too late, or marked already
                 marked[slot] = 1
@@ -206,32 +297,8 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 return None  # RW-WRITE-ZERO-START
             if value < last[slot]:
                 return None  # RW-WRITE-ASCENDING
-            if parts is not None:
-                # The boxes an acceleration fills (RW-ACCEL-COPY): an arrow on each but the last.
-                if steps[0][1]:
-                    return None  # marks after `^`: the engine says what is wrong
-                chain = [(colour, False, steps[0][2] | 1, False)]
-                final = len(parts) - 1
-                declined = False
-                for index in range(1, final + 1):
-                    part = parts[index]
-                    later = _LATER.get(part)
-                    if chain[-1][1] or (later is None and (part != "-" or index < final)):
-                        return None  # not a box, or a box after a top artefact
-                    if later is None:
-                        declined = True  # `>-` after the last box
-                    else:
-                        chain.append((later[0], later[1], later[2] | 1, True))
-                if not declined:
-                    end = chain[-1]
-                    chain[-1] = (end[0], end[1], end[2] & 2, end[3])
-                steps = tuple(chain)
-            for colour, top, code, copy in steps:
-                if copy:
-                    slot = base + colour
-                    filled = count[slot]
-                    value = last[slot] or 1  # the copy of the top number (RW-ACCEL-COPY)
-                if filled >= BOXES:
+            while True:  # the first box, then each box of an acceleration (RW-ACCEL-COPY)
+                if filled >= boxes:
                     if not top or claimed[slot]:
                         return None  # RW-WRITE-FULL, RW-ACCEL-FULL, RW-TOP-ARTEFACT
                     claimed[slot] = True
@@ -242,34 +309,43 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     count[slot] = filled + 1
                     last[slot] = value
                     # RW-LAYOUT-CONSISTENT: the box's marks agree with its first filling.
-                    box = colour * BOXES + filled
+                    box = row + filled
                     known = box_marks[box]
                     if known != code:
                         if known >= 0:
                             return None  # RW-LAYOUT-CONSISTENT
                         box_marks[box] = code
-                    if filled == BRIDGE_BOX - 1:  # RW-BRIDGE-PASS
+                    if filled == before_bridge:  # RW-BRIDGE-PASS
                         if not passed[colour]:
                             passed[colour] = turn
                             bridges += 1
+                            fresh |= 1 << colour
                         if passed[colour] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
-                if code > 1 and artefacts[seat] < BOXES:  # RW-ARTEFACT-BOX
+                if code > 1 and artefacts[seat] < boxes:  # RW-ARTEFACT-BOX
                     shaded = artefacts[seat] + 1
                     artefacts[seat] = shaded
-                    if shaded == BRIDGE_BOX:
+                    if shaded == bridge_box:
                         if not passed[_ART]:
                             passed[_ART] = turn
                             bridges += 1
+                            fresh |= _ART_BIT
                         if passed[_ART] == turn:
                             won[seat] += 1  # RW-BRIDGE-FIRST
+                if not tail:
+                    break
+                colour, top, code, row = tail[0]
+                tail = tail[1:]
+                slot = base + colour
+                filled = count[slot]
+                value = last[slot] or 1  # the copy of the top number (RW-ACCEL-COPY)
+        at += players
         over = bridges == _COLUMN_COUNT or exhausted == players  # RW-END-CONDITION
         # -- what the record says the rules did: `bridge:`, `exhausted:`, `end`
-        if at < count_words and words[at] != _NUMBERS[turn]:
-            if words[at].startswith("bridge:"):
-                said = ",".join(COLUMNS[column] for column in range(_COLUMN_COUNT)
-                                if passed[column] == turn)
-                if words[at] != "bridge:" + said:
+        if at < count_words and words[at] != numbers[turn]:
+            word = words[at]
+            if word.startswith("bridge:"):
+                if word != _BRIDGE_WORDS[fresh]:
                     return None  # RW-BRIDGE-FIRST (or another order of the same bridges)
                 at += 1
             if at < count_words and words[at].startswith("exhausted:"):

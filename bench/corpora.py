@@ -150,7 +150,7 @@ def chess_pgn(plies: int, seed: int = 1) -> tuple[str, int, int]:
         game.headers["Event"] = "Bench"
         game.headers["White"] = f"W{games}"
         game.headers["Black"] = f"B{games}"
-        node = game
+        node: chess.pgn.GameNode = game
         for _ in range(rng.randint(40, 100)):
             moves = list(board.legal_moves)
             if not moves or board.is_game_over():

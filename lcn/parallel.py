@@ -481,9 +481,16 @@ def _broken_pool() -> type[BaseException]:
 def _pool(count: int, source: Path | bytes | None) -> Workers:
     """``count`` worker processes of this machine: forked (:class:`_Workers`) where a fork
     is safe, else a ``concurrent.futures`` process pool (:class:`_Executor`)."""
-    if _FORK and threading.active_count() == 1:
+    if _fork_safe():
         return _Workers(count, source)
     return _Executor(count, source)
+
+
+def _fork_safe() -> bool:
+    """Whether workers may be forked from this process now: where a fork is the usual way,
+    and while no other thread runs (a lock another thread holds at the fork stays held in
+    the child for ever; a server or a Dask client has such threads)."""
+    return _FORK and threading.active_count() == 1
 
 
 #: Whether the workers are forked from this process: on systems where a fork is the usual

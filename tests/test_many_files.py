@@ -21,6 +21,14 @@ import lcn
 from lcn import parallel
 from lcn.variants.classic_play import random_game, strip_deal
 
+
+@pytest.fixture(autouse=True)
+def _forked_as_in_a_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Earlier tests of the session (Dask's client, the live servers) leave idle threads
+    behind, and with another thread running the pool is never forked; these tests are about
+    the pool a command gets in a process of its own, where no other thread runs."""
+    monkeypatch.setattr(parallel, "_fork_safe", lambda: parallel._FORK)
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 import resource
+import threading
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,17 @@ from lcn_cli.main import cli
 import lcn
 from lcn import parallel
 from lcn.variants.classic_play import random_game, strip_deal
+
+#: The library's own rule, kept before the fixture below replaces it in each test.
+FORK_SAFE = parallel._fork_safe
+
+
+@pytest.fixture(autouse=True)
+def _forked_as_in_a_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Earlier tests of the session (Dask's client, the live servers) leave idle threads
+    behind, and with another thread running the pool is never forked; these tests are about
+    the pool a command gets in a process of its own, where no other thread runs."""
+    monkeypatch.setattr(parallel, "_fork_safe", lambda: parallel._FORK)
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -166,3 +178,16 @@ def test_a_directory_lists_the_files_rglob_finds(tmp_path: Path, monkeypatch: py
     monkeypatch.chdir(tmp_path)
     for name in [".", "a", "./a", "a/", "./a/"]:
         assert expand_inputs([name]) == _listed_by_rglob(name, "*.lcn"), name
+
+
+def test_with_another_thread_running_no_worker_is_forked() -> None:
+    """A lock another thread holds at a fork stays held in the child: with a thread running
+    (a server's, a Dask client's), the pool is ``concurrent.futures``'s."""
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert not FORK_SAFE()
+    finally:
+        release.set()
+        thread.join()

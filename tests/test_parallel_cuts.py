@@ -24,6 +24,14 @@ from lcn.parallel import ParallelRun, SentReport, _Cutter, _Source
 from lcn.variants.classic_play import random_game
 
 
+@pytest.fixture(autouse=True)
+def _forked_as_in_a_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Earlier tests of the session (Dask's client, the live servers) leave idle threads
+    behind, and with another thread running the pool is never forked; these tests are about
+    the pool a command gets in a process of its own, where no other thread runs."""
+    monkeypatch.setattr(parallel, "_fork_safe", lambda: parallel._FORK)
+
+
 def _text(count: int, seed: int, crlf: bool = False) -> bytes:
     data = "\n".join(lcn.write_game(random_game(seed * 100 + i)) for i in range(count)).encode()
     return data.replace(b"\n", b"\r\n") if crlf else data

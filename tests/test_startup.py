@@ -8,9 +8,11 @@ found when asked for.
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
+import threading
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -81,6 +83,7 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(variants, "_REGISTRY", {})
     monkeypatch.setattr(variants, "_GIVEN", set())
     monkeypatch.setattr(variants, "_TRIED", set())
+    monkeypatch.setattr(variants, "_DONE", set())
     monkeypatch.setattr(variants, "_PLUGINS_TRIED", False)
     reads: list[str] = []
     plugins = [_EntryPoint(_Plugin("pluggable")), _EntryPoint(_Plugin("classic")),
@@ -130,3 +133,31 @@ def test_a_registered_variant_keeps_its_name(fresh_registry: list[str]) -> None:
     assert variants.find_variant("rivals") is mine
     variants.variant_names()
     assert variants.find_variant("rivals") is mine
+
+
+def test_a_thread_asking_while_another_imports_the_variant_waits_for_it(
+        fresh_registry: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A server's threads ask for a variant at the same moment: the second one must get the
+    # engine, not "unknown variant" while the first is still importing it.
+    importing = threading.Event()
+    release = threading.Event()
+    real_import = importlib.import_module
+
+    def slow_import(name: str) -> Any:
+        importing.set()
+        assert release.wait(30)
+        return real_import(name)
+
+    monkeypatch.setattr(variants.importlib, "import_module", slow_import)
+    found: dict[str, Any] = {}
+    first = threading.Thread(target=lambda: found.setdefault("first", variants.find_variant("rollwrite")))
+    first.start()
+    assert importing.wait(30)
+    second = threading.Thread(target=lambda: found.setdefault("second", variants.find_variant("rollwrite")))
+    second.start()
+    second.join(0.3)  # with the registry read half-filled, the second thread is done by now
+    release.set()
+    first.join(30)
+    second.join(30)
+    assert found["first"] is not None and found["first"].name == "rollwrite"
+    assert found["second"] is found["first"]

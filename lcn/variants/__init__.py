@@ -36,6 +36,8 @@ _REGISTRY: dict[str, Variant[Any, Any]] = {}
 _GIVEN: set[str] = set()
 #: Built-in names whose module was imported (or found missing), or is being imported.
 _TRIED: set[str] = set()
+#: Built-in names whose import is over: the only set read without the lock.
+_DONE: set[str] = set()
 _PLUGINS_TRIED = False
 _LOAD_LOCK = threading.RLock()
 
@@ -55,10 +57,11 @@ def _fill(variant: Variant[Any, Any]) -> None:
 
 def _load_built_in(name: str) -> None:
     # Under a lock, and a name marked tried before its import: a server's threads may ask
-    # for variants at the same moment, and none may see a half-filled registry; a variant
-    # module that asks for variants while being imported re-enters here (same thread, the
-    # lock is re-entrant) and gets what is registered so far.
-    if name in _TRIED:
+    # for variants at the same moment, and none may see a half-filled registry (another
+    # thread waits on the lock until the import is over: only a name in _DONE skips it); a
+    # variant module that asks for variants while being imported re-enters here (same
+    # thread, the lock is re-entrant) and gets what is registered so far.
+    if name in _DONE:
         return
     with _LOAD_LOCK:
         if name in _TRIED:
@@ -70,8 +73,10 @@ def _load_built_in(name: str) -> None:
         except ModuleNotFoundError as exc:
             if exc.name != module_name:
                 raise
-            return
-        _fill(module.VARIANT)
+        else:
+            _fill(module.VARIANT)
+        finally:
+            _DONE.add(name)
 
 
 def _load_plugins() -> None:

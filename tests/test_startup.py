@@ -148,7 +148,7 @@ def test_a_thread_asking_while_another_imports_the_variant_waits_for_it(
         assert release.wait(30)
         return real_import(name)
 
-    monkeypatch.setattr(variants.importlib, "import_module", slow_import)
+    monkeypatch.setattr(importlib, "import_module", slow_import)
     found: dict[str, Any] = {}
     first = threading.Thread(target=lambda: found.setdefault("first", variants.find_variant("rollwrite")))
     first.start()

@@ -5,7 +5,11 @@ No timing is asserted: figures depend on the machine; only the shape of the outp
 
 from __future__ import annotations
 
+import functools
+import re
 import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import __main__ as bench_main  # noqa: E402
-from bench import corpora  # noqa: E402
+from bench import corpora, fresh  # noqa: E402
 
 
 def test_corpora_are_the_same_for_the_same_seed_and_every_game_is_valid() -> None:
@@ -76,8 +80,59 @@ def test_a_small_run_prints_every_measure_and_writes_the_markdown(
     markdown = out.read_text()
     assert markdown.startswith("`python3 -m bench --games 8")
     assert "| full validation, classic 5, full deal |" in markdown
-    # A goal a tiny corpus misses (Rivals against the floor) prints the profile that says why.
-    assert "Why: rivals: over 4x the floor's time" in markdown and "ncalls" in markdown
+    # Where a first pass misses its goal against the floor, the profile that says why follows.
+    row = r"\| ratio: first pass / floor over the same bytes, ([^|]+) \| ([0-9.]+)x \| target <= ([0-9.]+)x"
+    for name, figure, target in re.findall(row, markdown):
+        if float(figure) > float(target):
+            assert f"more {name} games (tottime" in markdown
+
+
+def _fake_clock(slow: set[str]) -> tuple[Callable[[Callable[[], object]], float], dict[int, str]]:
+    # A "time" of one microsecond per turn for every pass, ten for the kinds in ``slow``:
+    # what the bench makes of its timings, without timing anything.
+    kinds: dict[int, str] = {}
+
+    def timed(func: Callable[[], object]) -> float:
+        assert isinstance(func, functools.partial)
+        corpus = func.args[0]
+        turns = bench_main.count(corpus)[1]
+        factor = 10 if func.func is bench_main.validate_all and kinds[id(corpus)] in slow else 1
+        return factor * turns * 1e-6
+
+    return timed, kinds
+
+
+@pytest.mark.parametrize("slow", [set(), {"rivals"}, {"rollwrite", "hand"}])
+def test_a_first_pass_over_its_goal_prints_the_profile_that_says_why(
+        monkeypatch: pytest.MonkeyPatch, slow: set[str]) -> None:
+    made = fresh.make
+    timed, kinds = _fake_clock(slow)
+
+    def make(kind: str, games: int, seed: int) -> bytes:
+        corpus = made(kind, games, seed)
+        kinds[id(corpus)] = kind
+        return corpus
+
+    monkeypatch.setattr(fresh, "ProcessPoolExecutor", lambda workers: ThreadPoolExecutor(workers))
+    monkeypatch.setattr(fresh, "make", make)
+    table = bench_main.Table()
+    fresh.bench_fresh(table, 8, 1, timed, bench_main.floor_pass, bench_main.validate_all,
+                      bench_main.count, None)
+    rows = {name: figure for name, figure, _ in table.rows}
+    share = rows["ratio: hand-formatted turns/s / canonical turns/s"]
+    assert share == ("0.10x" if "hand" in slow else "1.00x")
+    for kind, (name, _) in fresh.KINDS.items():
+        assert rows[f"ratio: first pass / floor over the same bytes, {name}"] == (
+            "10.0x" if kind in slow else "1.0x")
+    titles = [title for title, _ in table.profiles]
+    assert len(titles) == len(slow)
+    for kind in slow:
+        name, goal = fresh.KINDS[kind]
+        why = ("hand-formatted: under 0.8x canonical throughput" if kind == "hand"
+               else f"{name}: over {goal:g}x the floor's time")
+        (title,) = [t for t in titles if t.startswith(f"Why: {why}.")]
+        assert f"more {name} games" in title
+    assert all("ncalls" in text for _, text in table.profiles)
 
 
 def test_the_fast_score_of_classic_gives_the_details_of_score_expedition() -> None:

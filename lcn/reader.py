@@ -85,15 +85,21 @@ _MAY_END = re.compile(r"(?<!\S)(?:\*|[-0-9][^\s:*]*[:*])")
 #: line at a time).
 _BLOCK_LINES = 2
 _BLOCK_COMMENT = re.compile(r"\{[^{}\n]*\}|;[^\n]*")
-#: ``_MAY_END`` over the text of lines kept together, read backwards (a search that starts
-#: at a `:` or `*` is several times faster than one that tries every word): a word that
-#: starts with a digit, `-` or `*` and holds a `:` or `*`. From a `:` or `*` it looks only
-#: as far as the next one (the last one of the word is enough), so no character is
-#: scanned twice.
-_MAY_END_REVERSED = re.compile(r"\*(?!\S)|[:*][^\s:*]*[-0-9*](?!\S)")
+#: ``_MAY_END`` past the first word of a text (``_may_end``): a word after white space. A
+#: pattern that starts with one set of characters (white space) is searched for by the
+#: regex engine's quick scan for its first character, where the lookbehind of
+#: ``_MAY_END`` tries the whole pattern at every character; from a blank it looks at most
+#: to the end of the word after it.
+_MAY_END_AFTER_SPACE = re.compile(r"\s[-0-9*][^\s:*]*[:*]|\s\*")
 #: The start of a line, past a block's first, that is no movetext of the game being read:
 #: blanks only, or a tag line (``[``) perhaps indented (see ``_Lines.block``).
 _BLOCK_END = re.compile(r"\n[ \t]*(?:\[|$)", re.MULTILINE)
+
+
+def _may_end(text: str) -> bool:
+    """Whether a word of ``text`` may end a game, as ``_MAY_END.search(text)`` says: its
+    first word, or one after white space (``_MAY_END_AFTER_SPACE``)."""
+    return _MAY_END.match(text) is not None or _MAY_END_AFTER_SPACE.search(text) is not None
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -495,7 +501,7 @@ class _Builder:
             text = _BLOCK_COMMENT.sub(" ", text)
             if "{" in text or "}" in text:
                 return False  # a comment left open, or a `}` without its `{`
-        if (":" in text or "*" in text) and _MAY_END_REVERSED.search(text[::-1]):
+        if (":" in text or "*" in text) and _may_end(text):
             return False  # a word that may end the game
         deferred = self.deferred
         assert deferred is not None

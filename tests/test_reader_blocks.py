@@ -115,6 +115,8 @@ REFUSED = {
     "a termination then a line": "R5/d *\nB3/d",
     "a comment after the termination": "R5/d * {after}",
     "a word like a termination": "12:x R5/d",
+    "a word like a termination after a word": "R5/d\t-1:x",
+    "a word like a termination after the turn number": "7. 9*",
     "a star glued": "R5/d *B3/d",
     "a carriage return inside": "R5/d\rB3/d",
     "an unknown glyph": "R5/d !!! B3/d",
@@ -123,8 +125,9 @@ REFUSED = {
 }
 
 #: Lines that the express path keeps.
-KEPT = ["R5/d B3/d", "\tR5/d\tB3/d", "  12. R5/d ; a note {with braces}", "{intro} R5/d",
-        "R5/d {a} B3/d {b}", "1. R5/d!? 1... B3/d $14", "xr5/d  XB3/D", "R5/d;x", "{}", "; only"]
+KEPT = ["R5/d B3/d", "\tR5/d\tB3/d", "Ada:R3+>G Bo:- bridge:R x1:2 a*b",
+        "  12. R5/d ; a note {with braces}", "{intro} R5/d", "R5/d {a} B3/d {b}",
+        "1. R5/d!? 1... B3/d $14", "xr5/d  XB3/D", "R5/d;x", "{}", "; only"]
 
 
 def _game(movetext: list[str], termination: str = "*") -> str:
@@ -189,11 +192,21 @@ def test_a_str_line_over_the_limit_is_reported_and_skipped() -> None:
     _same_records(text)
 
 
-@settings(max_examples=2000, deadline=None)
-@given(st.text(alphabet="0-9:*ab \n.\t", max_size=16))
-def test_the_backward_search_finds_what_may_end_a_game(text: str) -> None:
-    forward = reader_module._MAY_END.search(text) is not None
-    assert (reader_module._MAY_END_REVERSED.search(text[::-1]) is not None) == forward
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="0-9:*ab \n.\t-\x0b\r$", max_size=16))
+def test_the_search_after_blanks_finds_what_may_end_a_game(text: str) -> None:
+    """``_may_end`` (the first word, then the words after white space) is ``_MAY_END``."""
+    assert reader_module._may_end(text) == (reader_module._MAY_END.search(text) is not None)
+
+
+@pytest.mark.parametrize(("text", "may_end"), [
+    ("1. R5/d B3/d", False), ("12:x R5/d", True), ("R5/d 12:x", True), ("R5/d\n-3*", True),
+    ("R5/d\t*", True), ("*", True), ("R5/d *B3/d", True), ("a*b x1:2 Ada:R3 Bo:-", False),
+    ("1. ROG037 Ada:R3+>G Bo:O7 Cy:- bridge:R\n2. BYP105 Bo:-", False), ("R5/d\n9.*", True),
+    (" 5:5", True), ("5.:", True), ("-", False), ("5 :", False), ("", False),
+])
+def test_what_may_end_a_game(text: str, may_end: bool) -> None:
+    assert reader_module._may_end(text) is may_end
 
 
 def _block_by_lines(lines: list[str], at: int) -> list[str]:

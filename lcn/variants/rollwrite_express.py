@@ -227,13 +227,14 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     roll_colours = _ROLL_COLOURS.get
     roll_numbers = _ROLL_NUMBERS.get
     boxes, bridge_box, before_bridge = BOXES, BRIDGE_BOX, BRIDGE_BOX - 1
+    last_turn, columns = _LAST_TURN, _COLUMN_COUNT
     at = 0
     no_dice: tuple[int, ...] = ()
     while at < count_words:
         # -- the move number (LCN-MOVE-NUMBER), the roll (RW-SETUP-DICE)
         if over:
             return None  # a turn after the end (RW-END-CONDITION)
-        if turn >= _LAST_TURN or words[at] != numbers[turn]:
+        if turn >= last_turn or words[at] != numbers[turn]:
             return None
         if at + 1 + players >= count_words:
             return None  # a choice missing (RW-TURN-ORDER)
@@ -249,8 +250,9 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         rolling = True
         fresh = 0  # the bridges first passed this turn, a bit for each column
         # -- every player's choice, clockwise from the roller (RW-TURN-ORDER)
+        # (``players`` words: the check of a choice missing above)
         for (seat, prefix, skip, refusal, base), word in zip(order, words[at:at + players],
-                                                             strict=True):
+                                                             strict=False):
             if word == refusal:
                 if rolling:  # all six dice stay for the others (RW-TURN-OTHERS-DICE)
                     pool_colours, pool_numbers = rolled_colours[-1], rolled_numbers[-1]
@@ -273,10 +275,11 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 continue
             if word[:skip] != prefix:
                 return None  # another player, or spelt otherwise (RW-TURN-ORDER)
-            rest = word[skip:]
-            first = first_boxes(rest) or _acceleration(rest)
+            first = first_boxes(word[skip:])
             if first is None:
-                return None
+                first = _acceleration(word[skip:])
+                if first is None:
+                    return None
             colour, die, value, top, code, row, tail = first
             if rolling:
                 pool_colours = rolled_colours[colour]
@@ -309,12 +312,10 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                     count[slot] = filled + 1
                     last[slot] = value
                     # RW-LAYOUT-CONSISTENT: the box's marks agree with its first filling.
-                    box = row + filled
-                    known = box_marks[box]
-                    if known != code:
-                        if known >= 0:
+                    if box_marks[row + filled] != code:
+                        if box_marks[row + filled] >= 0:
                             return None  # RW-LAYOUT-CONSISTENT
-                        box_marks[box] = code
+                        box_marks[row + filled] = code
                     if filled == before_bridge:  # RW-BRIDGE-PASS
                         if not passed[colour]:
                             passed[colour] = turn
@@ -340,7 +341,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
                 filled = count[slot]
                 value = last[slot] or 1  # the copy of the top number (RW-ACCEL-COPY)
         at += players
-        over = bridges == _COLUMN_COUNT or exhausted == players  # RW-END-CONDITION
+        over = bridges == columns or exhausted == players  # RW-END-CONDITION
         # -- what the record says the rules did: `bridge:`, `exhausted:`, `end`
         if at < count_words and words[at] != numbers[turn]:
             word = words[at]

@@ -250,9 +250,9 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         rolling = True
         fresh = 0  # the bridges first passed this turn, a bit for each column
         # -- every player's choice, clockwise from the roller (RW-TURN-ORDER)
-        # (``players`` words: the check of a choice missing above)
-        for (seat, prefix, skip, refusal, base), word in zip(order, words[at:at + players],
-                                                             strict=False):
+        # ``players`` words, as the check of a choice missing made sure; no ``strict=``: a
+        # keyword makes ``zip`` a slow call, once a turn.
+        for (seat, prefix, skip, refusal, base), word in zip(order, words[at:at + players]):  # noqa: B905
             if word == refusal:
                 if rolling:  # all six dice stay for the others (RW-TURN-OTHERS-DICE)
                     pool_colours, pool_numbers = rolled_colours[-1], rolled_numbers[-1]

@@ -61,6 +61,7 @@ import re
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import hint
@@ -726,6 +727,18 @@ def _box_label(colour: str, box: int) -> str:
 # -- the variant ------------------------------------------------------------------------
 
 
+#: ``rollwrite_express``, once ``RollWriteVariant.express_check`` has imported it.
+_EXPRESS_MODULE: ModuleType | None = None
+
+
+def _express_module() -> ModuleType:
+    global _EXPRESS_MODULE
+    from . import rollwrite_express
+
+    _EXPRESS_MODULE = rollwrite_express
+    return rollwrite_express
+
+
 class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
     """Lost Cities: Roll & Write through the variant interface.
 
@@ -753,9 +766,11 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
     def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
         if self.layout is not None or os.environ.get(LAYOUT_ENV):
             return None  # a layout given (RW-SETUP-LAYOUT): the engine checks the game
-        from .rollwrite_express import express_check
-
-        return express_check(record, words)
+        # The module imports this one: imported on first use, then kept (an import
+        # statement costs more than the rest of this per game).
+        express = _EXPRESS_MODULE or _express_module()
+        result: ExpressResult | None = express.express_check(record, words)
+        return result
 
     # -- setup ------------------------------------------------------------------------
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:

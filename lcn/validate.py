@@ -158,9 +158,10 @@ def _express(record: GameRecord, index: int, variant: Variant[Any, Any]) -> Game
     if result is None:
         return None
     for name in record.tags:
-        meant = _KNOWN_FOLDED.get(name.casefold())
-        if meant is not None and meant != name:
-            return None  # a tag name in another case: full validation warns (_check_tag_case)
+        if name not in _KNOWN_AS_WRITTEN:
+            meant = _KNOWN_FOLDED.get(name.casefold())
+            if meant is not None and meant != name:
+                return None  # a tag name in another case: full validation warns (_check_tag_case)
     tag = record.tags.get("Result")
     if tag is not None and tag.strip() != termination:
         return None
@@ -374,6 +375,8 @@ KNOWN_TAGS = ("Event", "Site", "Date", "Round", "Result", "Variant", "Annotator"
               *(f"Player{n}" for n in range(1, 6)), *(f"Wagers{n}" for n in range(1, 5)),
               *(f"Pile{n}" for n in range(1, 5)))
 _KNOWN_FOLDED = {name.casefold(): name for name in KNOWN_TAGS}
+#: The tag names of ``_KNOWN_FOLDED`` as they are spelled there: no case to fold (most tags).
+_KNOWN_AS_WRITTEN = frozenset(_KNOWN_FOLDED.values())
 
 
 def _check_tag_case(record: GameRecord, diagnostics: list[Diagnostic]) -> None:

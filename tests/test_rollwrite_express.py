@@ -114,6 +114,19 @@ def test_a_layout_given_leaves_the_game_to_the_engine(monkeypatch: pytest.Monkey
     assert RollWriteVariant(layout=layout).express_check(record, GAMES[0].split()) is None
 
 
+@pytest.mark.parametrize(("old", "new"), [("[Event ", "[event "), ("[Result ", "[RESULT "),
+                                          ("[Site ", "[sITE ")])
+def test_a_tag_name_in_another_case_is_left_to_full_validation(old: str, new: str) -> None:
+    # Tag names are case-sensitive: full validation warns of a known one in another case,
+    # and the express check gives the game up to it; the spellings of the specifications
+    # and unknown names do not.
+    (report,) = _same(GAMES[0].replace(old, new, 1))
+    assert not isinstance(report, ExpressReport)
+    assert [d.code for d in report.diagnostics] == ["tag-case"]
+    (report,) = _same(GAMES[0].replace("[Site ", '[Round "3"]\n[Table "2"]\n[Site ', 1))
+    assert isinstance(report, ExpressReport) and report.valid
+
+
 # -- corruptions -------------------------------------------------------------------------
 
 _CHOICE = re.compile(r"(?<=:)([ROYGBP])(10|[0-9])")

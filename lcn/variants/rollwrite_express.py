@@ -121,11 +121,13 @@ def _acceleration(text: str) -> Choice | None:
     return (*first[:6], tail)
 
 
-for _head in _HEAD:
+# The accelerations of one box, whole: what ``_acceleration`` makes of them, from the
+# tables it reads (a tail not in ``_TAILS`` is none), without reading each text again.
+for _head, _start in _HEAD.items():
     for _text in _LATER:
         for _end in ("", ">-"):
-            if (_choice := _acceleration(f"{_head}>{_text}{_end}")) is not None:
-                _FIRST[f"{_head}>{_text}{_end}"] = _choice
+            if (_steps := _TAILS.get(_text + _end)) is not None:
+                _FIRST[f"{_head}>{_text}{_end}"] = (*_start[:6], _steps)
 
 
 def _left(dice: list[int], faces: int) -> tuple[tuple[int, ...], ...]:

@@ -112,6 +112,7 @@ REFUSED = {
     "a no-break space": "R5/d\u00a0B3/d",
     "a non-ASCII word": "R5/d café",
     "a control character": "R5/d \x01",
+    "a delete character": "R5/d\x7fB3/d",
     "a termination in the middle": "R5/d 0:0 B3/d",
     "a termination then a line": "R5/d *\nB3/d",
     "a comment after the termination": "R5/d * {after}",
@@ -267,3 +268,17 @@ def test_a_semicolon_inside_a_brace_comment_and_braces_inside_a_semicolon_commen
     (record,) = Reader(text, express=True)
     assert record.deferred is not None  # kept, in a block
     assert record.deferred.words() == 2 * _ONE_PASS_COMMENT.sub(" ", line).split() + ["B3/d", "*"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.text(alphabet="aR5/d \t~\x00\x01\x08\x0b\x0c\x1f\x7f\x80\u00a0\u00e9", max_size=10),
+                min_size=1, max_size=3))
+def test_lines_are_kept_when_every_character_is_printable_ascii_or_a_tab(lines: list[str]) -> None:
+    plain = all(line.isascii() and line.replace("\t", " ").isprintable() for line in lines)
+    builder = reader_module._Builder(1)
+    builder.start_movetext(express=True)
+    assert builder.keep_block(lines, 1) == plain
+    for line in lines:
+        builder = reader_module._Builder(1)
+        builder.start_movetext(express=True)
+        assert builder.keep(line, 1, 0) == (line.isascii() and line.replace("\t", " ").isprintable())

@@ -12,6 +12,7 @@ own buffer boundaries.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -111,6 +112,7 @@ REFUSED = {
     "a no-break space": "R5/d\u00a0B3/d",
     "a non-ASCII word": "R5/d café",
     "a control character": "R5/d \x01",
+    "a delete character": "R5/d\x7fB3/d",
     "a termination in the middle": "R5/d 0:0 B3/d",
     "a termination then a line": "R5/d *\nB3/d",
     "a comment after the termination": "R5/d * {after}",
@@ -251,3 +253,45 @@ def test_indented_hand_formatted_movetext_is_taken_in_one_search(monkeypatch: py
     assert steps["lstrip"] == 0
     _same_records(text)
     assert all(isinstance(report, ExpressReport) for report in _same(text))
+
+
+#: The comments of lines kept together as one pass from the left finds them (a brace
+#: comment closed on its line, or a `;` comment to the end of its line, whichever starts
+#: first): the reader takes them out in two passes, which must leave the same words.
+_ONE_PASS_COMMENT = re.compile(r"\{[^{}\n]*\}|;[^\n]*")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.text(alphabet="{};ab \t", max_size=14), min_size=1, max_size=4))
+def test_the_comments_of_a_block_leave_the_words_of_one_pass_from_the_left(lines: list[str]) -> None:
+    builder = reader_module._Builder(1)
+    builder.start_movetext(express=True)
+    assert builder.deferred is not None
+    kept = builder.keep_block(lines, 1)
+    words = _ONE_PASS_COMMENT.sub(" ", "\n".join(lines))
+    assert kept == ("{" not in words and "}" not in words)
+    if kept:
+        assert builder.deferred.split == words.split()
+
+
+@pytest.mark.parametrize("line", ["R5/d {a ; b} B3/d", "R5/d ; a {b} c", "R5/d {a} ; b {c", "{;} R5/d ; }"])
+def test_a_semicolon_inside_a_brace_comment_and_braces_inside_a_semicolon_comment(line: str) -> None:
+    text = _game([line, line, "B3/d"])
+    _same_records(text)
+    (record,) = Reader(text, express=True)
+    assert record.deferred is not None  # kept, in a block
+    assert record.deferred.words() == 2 * _ONE_PASS_COMMENT.sub(" ", line).split() + ["B3/d", "*"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.text(alphabet="aR5/d \t~\x00\x01\x08\x0b\x0c\x1f\x7f\x80\u00a0\u00e9", max_size=10),
+                min_size=1, max_size=3))
+def test_lines_are_kept_when_every_character_is_printable_ascii_or_a_tab(lines: list[str]) -> None:
+    plain = all(line.isascii() and line.replace("\t", " ").isprintable() for line in lines)
+    builder = reader_module._Builder(1)
+    builder.start_movetext(express=True)
+    assert builder.keep_block(lines, 1) == plain
+    for line in lines:
+        builder = reader_module._Builder(1)
+        builder.start_movetext(express=True)
+        assert builder.keep(line, 1, 0) == (line.isascii() and line.replace("\t", " ").isprintable())

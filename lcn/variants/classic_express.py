@@ -34,7 +34,7 @@ class _Tables:
     that a hand is a list of counts and every step is a list index.
     """
 
-    __slots__ = ("all_ids", "heads", "ids", "limits", "moves", "no_card", "numbers", "spellings")
+    __slots__ = ("all_ids", "heads", "ids", "limits", "moves", "numbers", "others", "spellings")
 
     def __init__(self, config: ClassicConfig) -> None:
         colours = config.colours
@@ -61,8 +61,10 @@ class _Tables:
         #: The words that are no turn (see ``express_check``): the usual move numbers, by
         #: the index of the turn each stands before (`N.` the first player's turn of round
         #: N, `N...` the second's); then the numeric glyphs and the suffix glyphs standing
-        #: alone (-1).
-        others: dict[str, int] = {}
+        #: alone (-1). A table of their own, looked up for a word that is no turn of the
+        #: moves' tables: a turn's step has no test for them.
+        self.others: dict[str, int] = {}
+        others = self.others
         for n in range(1, 4 * config.total_cards):
             for dots in (".", "..", "..."):
                 others[f"{n}{dots}"] = 2 * n - 2 + (dots == "...")
@@ -81,14 +83,6 @@ class _Tables:
             glued = [(text + glyph, move) for text, move in [*moves.items(), *spelt]
                      for glyph in SUFFIX_GLYPHS]
             moves.update(spelt + [(text.upper(), move) for text, move in moves.items()] + glued)
-        #: The words that are no turn are in the same tables, as moves of a card no hand
-        #: ever holds (its limit is 0: the step of a turn gives up on it, and there the
-        #: word is taken for what it is), with the index in the column's place: one
-        #: look-up for every word of the usual spellings.
-        self.no_card = len(self.limits)
-        self.limits.append(0)
-        for moves in self.moves:
-            moves.update((word, (False, self.no_card, at, 0, 0, 0)) for word, at in others.items())
         #: Every card of the game, wager copies repeated, sorted: a deal is valid when its
         #: cards, sorted, are exactly these (C-SETUP-DEAL, C-CARD-UNIQUE).
         self.all_ids = sorted(self.ids[card] for card in config.all_cards())
@@ -179,7 +173,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
         stripped = False
     moves, other_moves = tables.moves
     spellings = tables.spellings
-    no_card = tables.no_card
+    others = tables.others
     drawn = 0
     taken = 0  # draws from the discard piles: a turn's index is drawn + taken
     numbered = -1  # the index of the turn that the last move number written stands before
@@ -187,39 +181,59 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
         for word in words:
             move = moves.get(word)
             if move is None:
-                # A rarer spelling of a turn (see above): slower steps, which the usual
-                # spellings never take.
+                # Any other word (see above): slower steps, which canonical turns never take.
                 index = drawn + taken
+                at = others.get(word)
+                if at is not None:
+                    # A word that is no turn. A move number stands before one turn, of one
+                    # index (``ClassicVariant.move_number``); a glyph (-1) after a turn.
+                    if stripped:
+                        # Among the writer's numbers: the words are read again with every
+                        # number where it stands.
+                        return express_check(record, given, config, players, stripped=False)
+                    if at >= 0:
+                        if at != index or numbered == index:
+                            return None
+                        numbered = index
+                    elif not index:
+                        return None  # a glyph before the first turn (LCN-GLYPH)
+                    continue
                 if word[0] in "0123456789":
                     # A move number glued to its turn (`12.R7/d`), or with many dots.
                     if stripped:
                         return express_check(record, given, config, players, stripped=False)
                     head, _, rest = word.partition(".")
-                    if heads.get(head) == index and rest and rest[0] != "." and numbered != index:
-                        # The usual number of this turn, and a word after it (its first
-                        # character no dot, so that the number is all of `N.`; anything but
-                        # a turn after it is no word of the table, and the check gives up).
-                        word = rest
-                    else:
-                        match = _NUMBER.fullmatch(word)
-                        if match is None or numbered == index \
-                                or 2 * int(match[1]) - 2 + (len(match[2]) >= 3) != index:
-                            return None
-                        word = match[3]
-                        if not word:
-                            numbered = index
-                            continue
-                        if word[0] in "$0123456789":
-                            return None  # `1.$2`, `1.2.`: rare spellings, read by the full engine
+                    move = moves.get(rest)
+                    if move is None or heads.get(head) != index or numbered == index:
+                        move = None
+                        if heads.get(head) == index and rest and rest[0] != "." and numbered != index:
+                            # The usual number of this turn, and a word after it (its first
+                            # character no dot, so that the number is all of `N.`; anything
+                            # but a turn after it is no word of the table, and the check
+                            # gives up).
+                            word = rest
+                        else:
+                            match = _NUMBER.fullmatch(word)
+                            if match is None or numbered == index \
+                                    or 2 * int(match[1]) - 2 + (len(match[2]) >= 3) != index:
+                                return None
+                            word = match[3]
+                            if not word:
+                                numbered = index
+                                continue
+                            if word[0] in "$0123456789":
+                                return None  # `1.$2`, `1.2.`: rare spellings, read by the full engine
                     numbered = index
-                if word[-1] in "!?":
-                    cut = len(word.rstrip("!?"))
-                    if word[cut:] not in SUFFIX_GLYPHS:
-                        return None
-                    word = word[:cut]
-                move = moves.get(word) or moves.get(spellings.get(word.upper(), ""))
-                if move is None or move[1] == no_card:
-                    return None  # not a turn of the table
+                if move is None:
+                    # A turn in another letter case, or a suffix glyph glued to it.
+                    if word[-1] in "!?":
+                        cut = len(word.rstrip("!?"))
+                        if word[cut:] not in SUFFIX_GLYPHS:
+                            return None
+                        word = word[:cut]
+                    move = moves.get(word) or moves.get(spellings.get(word.upper(), ""))
+                    if move is None:
+                        return None  # not a turn of the table
             discard, card, column, colour, value, source = move
             if hand[card]:
                 hand[card] -= 1
@@ -228,24 +242,8 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 # a slot is left (C-HAND-COUNT).
                 seen[card] += 1
                 unknown -= 1
-            elif card != no_card:
-                return None  # not in the hand (C-HAND-CARD, C-CARD-UNIQUE, C-HAND-COUNT)
             else:
-                # A word that is no turn. A move number stands before one turn, of one
-                # index (``ClassicVariant.move_number``, in the column's place); a glyph
-                # (-1) after a turn.
-                if stripped:
-                    # Among the writer's numbers: the words are read again with every
-                    # number where it stands.
-                    return express_check(record, given, config, players, stripped=False)
-                index = drawn + taken
-                if column >= 0:
-                    if column != index or numbered == index:
-                        return None
-                    numbered = index
-                elif not index:
-                    return None  # a glyph before the first turn (LCN-GLYPH)
-                continue
+                return None  # not in the hand (C-HAND-CARD, C-CARD-UNIQUE, C-HAND-COUNT)
             if discard:
                 piles[colour].append(card)
             else:

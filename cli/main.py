@@ -191,7 +191,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     # With several processes, one pool serves every file: small files are validated in
     # groups, big ones cut into parts, and each file's reports come here in turn. A
     # cluster's workers are such a pool.
-    file_runs = FileRuns([None if name == "-" else Path(name) for name in files], jobs,
+    file_runs = FileRuns([None if name == "-" else name for name in files], jobs,
                          report_plain=not only_problems, matches=matches,
                          pool=pool) if jobs > 1 else None
     try:

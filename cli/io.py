@@ -6,6 +6,7 @@ import atexit
 import contextlib
 import errno
 import fnmatch
+import functools
 import io
 import os
 import re
@@ -410,9 +411,17 @@ class SourceLines:
 #: DEL, the bidirectional overrides and isolates that reorder what is shown, line and
 #: paragraph separators, and lone surrogates (which cannot even be encoded). Tab and line
 #: feed are the caller's (:func:`printable`).
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
-                     "\u2066-\u2069\ud800-\udfff]")
-_UNSAFE_IN_LINE = re.compile(f"[\\n{_UNSAFE.pattern[1:-1]}]")
+_UNSAFE = ("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+           "\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_IN_LINE = f"[\\n{_UNSAFE[1:-1]}]"
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern of this module, compiled on first use: its classes of characters over the
+    whole of Unicode take longer to compile (about 1.5 ms for the three) than a small file
+    takes to validate, and ``lcn validate -q`` over valid games prints none of its input."""
+    return re.compile(pattern)
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -426,21 +435,22 @@ def printable(text: str, *, lines: bool = False) -> str:
     title, clipboard) or hide what it holds. ``lines`` keeps line feeds (a rendered
     board); otherwise they are escaped too. JSON output is not passed through this: its
     own escapes keep the values exact (:func:`json_text`)."""
-    pattern = _UNSAFE if lines else _UNSAFE_IN_LINE
+    pattern = _compiled(_UNSAFE if lines else _UNSAFE_IN_LINE)
     return pattern.sub(_escaped, text) if pattern.search(text) else text
 
 
 #: Characters that json.dumps(ensure_ascii=False) writes as they are, but a terminal reads
 #: as controls: C1 controls and the characters above (C0 controls are escaped already).
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_JSON_UNSAFE = "[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]"
 
 
 def json_text(text: str) -> str:
     """JSON text with the characters a terminal would obey written as ``\\uXXXX`` escapes:
     the same JSON values, exactly (they can only stand inside strings)."""
-    if not _JSON_UNSAFE.search(text):
+    pattern = _compiled(_JSON_UNSAFE)
+    if not pattern.search(text):
         return text
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def say(text: str) -> str:

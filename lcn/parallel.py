@@ -42,8 +42,6 @@ import contextlib
 import io
 import itertools
 import os
-import select
-import signal
 import stat
 import sys
 import threading
@@ -544,6 +542,8 @@ def _wait(readable: int, writable: int | None = None) -> None:
 
     ``poll`` rather than ``select``: a process with more than 1,024 files open (a caller
     of the library may have them) has descriptors ``select`` cannot watch."""
+    import select  # a run of one job has no worker to wait for
+
     poller = select.poll()
     poller.register(readable, select.POLLIN)
     if writable is not None:
@@ -628,6 +628,9 @@ class _Child:
             task._done, task._error = True, error
 
     def stop(self) -> None:
+        # Imported here: the enums of every signal cost a run of one job a millisecond.
+        import signal
+
         for fd in (self.tasks, self.results):
             with contextlib.suppress(OSError):
                 os.close(fd)

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import os
 import stat
 import sys
@@ -1150,13 +1149,10 @@ class FileRuns:
         #: Groups in order, each with its worker's pending result or its outcomes here, and
         #: its files' sizes.
         window: deque[list[Any]] = deque()
-        groups = iter(small)
-        first = next(groups)
-        second = next(groups, None)
-        # The pool is started once there is a second group to share out, while the sizes of
-        # the files after it are still to be taken.
-        pool = self._workers() if second is not None else None
-        following = itertools.chain([first] if second is None else [first, second], groups)
+        # The pool is started once there is a second group to share out, before the sizes
+        # of the files after the first group are taken.
+        pool = self._workers() if small.several() else None
+        following = iter(small)
         workers = pool.count if pool is not None else 0
         here_too = pool.here_too if pool is not None else True
         while True:
@@ -1233,31 +1229,51 @@ class _SmallFiles:
         #: The next source to look at, or the end of the run once it is found.
         self.end = start + 1
         self.ended = False
+        #: The groups, when made before they are asked for (see :meth:`several`).
+        self._made: list[tuple[list[Path], list[int]]] | None = None
 
-    def _look_ahead(self) -> None:
-        """Take the sizes of the next files until those ahead of the first hold enough bytes
-        to know the size of its group, or the run ends."""
+    def _take(self) -> None:
+        """Look at the next source: a small file joins the files ahead, else the run ends."""
         sources = self.sources
-        horizon = GROUP_SIZE * self.jobs * SHRINK
+        given = sources[self.end] if self.end < len(sources) else None
+        source = Path(given) if given is not None else None
+        size = FileRuns._small(source) if source is not None else None
+        if source is None or size is None:
+            self.ended = True
+            return
+        self.ahead.append((source, size))
+        self.ahead_bytes += size
+        self.end += 1
+
+    def several(self) -> bool:
+        """Whether the run makes more than one group, with the sizes of only as many files
+        as that needs: a group is cut at ``GROUP_SIZE`` bytes or ``GROUP_FILES`` files at the
+        latest, so a file beyond those says there is another group (the workers are then
+        started before the rest of the files are looked at)."""
         ahead = self.ahead
-        while not self.ended and (not ahead or self.ahead_bytes - ahead[0][1] < horizon):
-            given = sources[self.end] if self.end < len(sources) else None
-            source = Path(given) if given is not None else None
-            size = FileRuns._small(source) if source is not None else None
-            if source is None or size is None:
-                self.ended = True
-                return
-            ahead.append((source, size))
-            self.ahead_bytes += size
-            self.end += 1
+        while not self.ended and len(ahead) <= GROUP_FILES \
+                and self.ahead_bytes - ahead[-1][1] < GROUP_SIZE:
+            self._take()
+        if not self.ended:
+            return True
+        self._made = list(self._make())  # every size is known: the groups are made now
+        return len(self._made) > 1
 
     def __iter__(self) -> Iterator[tuple[list[Path], list[int]]]:
+        if self._made is not None:
+            return iter(self._made)
+        return self._make()
+
+    def _make(self) -> Iterator[tuple[list[Path], list[int]]]:
         ahead = self.ahead
+        horizon = GROUP_SIZE * self.jobs * SHRINK
         group: list[Path] = []
         sizes: list[int] = []
         size = 0
         while True:
-            self._look_ahead()
+            # Enough sizes ahead of the next file to know the size of its group.
+            while not self.ended and (not ahead or self.ahead_bytes - ahead[0][1] < horizon):
+                self._take()
             if not ahead:
                 break
             path, file_size = ahead.popleft()

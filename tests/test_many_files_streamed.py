@@ -85,9 +85,16 @@ def test_groups_made_as_the_sizes_come_are_those_of_every_size_taken_first(
     for start, run_sizes in runs:
         first = Path(sources[start])  # type: ignore[arg-type]
         small_files = parallel._SmallFiles(sources, start, first, run_sizes[0], jobs)
+        expected = _groups_from_every_size(run_sizes, jobs)
+        asked = rng.random() < 0.7
+        if asked:  # whether there is more than one group, asked first (as FileRuns does)
+            before = len(looked_at)
+            assert small_files.several() == (len(expected) > 1)
+            # Only as many files are looked at as a group holds at most, and one more.
+            assert len(looked_at) - before <= min(parallel.GROUP_FILES + 1, len(run_sizes))
         groups = list(small_files)
         made = [[int(path.name.split("-")[1].split(".")[0]) for path in group] for group, _ in groups]
-        assert made == _groups_from_every_size(run_sizes, jobs)
+        assert made == expected
         assert [size for _, group_sizes in groups for size in group_sizes] == run_sizes
         assert small_files.end == start + len(run_sizes)  # at the big file or None after it
     assert len(looked_at) == len(set(looked_at))  # each file looked at once
@@ -129,5 +136,6 @@ def test_the_worker_starts_before_the_sizes_of_every_file_are_taken(
     two = runner.invoke(cli, ["validate", "--jobs", "2", str(tmp_path)])
     assert (two.exit_code, two.stdout, two.stderr) == (one.exit_code, one.stdout, one.stderr)
     assert len(at_start) == 1 and len(looked_at) == 240
-    # Started once the files ahead of the first two groups are looked at, not all of them.
-    assert at_start[0] < 120
+    # Started once a file beyond the first group is looked at (the groups are of 8 KB, the
+    # files of one to three games), not once all of them are.
+    assert at_start[0] <= 12

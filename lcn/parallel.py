@@ -1019,6 +1019,10 @@ SMALL_FILE = 1 << 16
 #: none is left waiting for it while this process has nothing more to do.
 GROUP_SIZE = 1 << 16
 GROUP_FILES = 256
+#: The smallest group, near the end of a run (a few files): the processes finish within
+#: about the time of such a group of each other. Smaller than the smallest part, which is
+#: read by range: a group is only a few names to send.
+GROUP_SMALLEST = 1 << 12
 #: Groups given to each worker and not done yet: one to do next while this process hands
 #: out another between two groups of its own (which are as small).
 GROUPS_AHEAD = 2
@@ -1283,7 +1287,7 @@ class _SmallFiles:
             size += file_size
             # The bytes of the run after this file: all of them once the run's end is found,
             # else more than enough for a full-sized group.
-            target = min(GROUP_SIZE, max(SMALLEST_PART, self.ahead_bytes // (self.jobs * SHRINK)))
+            target = min(GROUP_SIZE, max(GROUP_SMALLEST, self.ahead_bytes // (self.jobs * SHRINK)))
             if size >= target or len(group) >= GROUP_FILES:
                 yield group, sizes
                 group, sizes, size = [], [], 0

@@ -37,7 +37,7 @@ def _groups_from_every_size(sizes: list[int], jobs: int) -> list[list[int]]:
         group.append(index)
         size += file_size
         left -= file_size
-        target = min(parallel.GROUP_SIZE, max(parallel.SMALLEST_PART,
+        target = min(parallel.GROUP_SIZE, max(parallel.GROUP_SMALLEST,
                                               left // (jobs * parallel.SHRINK)))
         if size >= target or len(group) >= parallel.GROUP_FILES:
             groups.append(group)
@@ -53,7 +53,7 @@ def test_groups_made_as_the_sizes_come_are_those_of_every_size_taken_first(
         monkeypatch: pytest.MonkeyPatch, jobs: int, seed: int) -> None:
     rng = random.Random(seed)
     monkeypatch.setattr(parallel, "GROUP_SIZE", rng.choice([1 << 12, 1 << 14, 1 << 16]))
-    monkeypatch.setattr(parallel, "SMALLEST_PART", rng.choice([1 << 8, 1 << 10]))
+    monkeypatch.setattr(parallel, "GROUP_SMALLEST", rng.choice([1 << 8, 1 << 10]))
     monkeypatch.setattr(parallel, "GROUP_FILES", rng.choice([3, 16, 256]))
     # Runs of small files (some empty, some the size of a group) ended by a big file or
     # standard input, or by the end of the sources.
@@ -113,7 +113,7 @@ def test_the_worker_starts_before_the_sizes_of_every_file_are_taken(
             text += '\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d 2. R4/d *\n'  # an error
         (tmp_path / f"g{index:03d}.lcn").write_text(text, encoding="utf-8")
     monkeypatch.setattr(parallel, "GROUP_SIZE", 1 << 13)
-    monkeypatch.setattr(parallel, "SMALLEST_PART", 1 << 11)
+    monkeypatch.setattr(parallel, "GROUP_SMALLEST", 1 << 11)
     looked_at: list[str] = []
     at_start: list[int] = []
     small = parallel.FileRuns._small

@@ -1155,7 +1155,7 @@ class FileRuns:
         window: deque[list[Any]] = deque()
         # The pool is started once there is a second group to share out, before the sizes
         # of the files after the first group are taken.
-        pool = self._workers() if small.several() else None
+        pool = self._workers() if small.shared() else None
         following = iter(small)
         workers = pool.count if pool is not None else 0
         here_too = pool.here_too if pool is not None else True
@@ -1233,7 +1233,7 @@ class _SmallFiles:
         #: The next source to look at, or the end of the run once it is found.
         self.end = start + 1
         self.ended = False
-        #: The groups, when made before they are asked for (see :meth:`several`).
+        #: The groups, when made before they are asked for (see :meth:`shared`).
         self._made: list[tuple[list[Path], list[int]]] | None = None
 
     def _take(self) -> None:
@@ -1249,19 +1249,22 @@ class _SmallFiles:
         self.ahead_bytes += size
         self.end += 1
 
-    def several(self) -> bool:
-        """Whether the run makes more than one group, with the sizes of only as many files
-        as that needs: a group is cut at ``GROUP_SIZE`` bytes or ``GROUP_FILES`` files at the
-        latest, so a file beyond those says there is another group (the workers are then
-        started before the rest of the files are looked at)."""
+    def shared(self) -> bool:
+        """Whether the run is worth sharing out: more than one group, and more bytes than the
+        smallest part (a worker takes longer to start than a few small files take to
+        validate). Only as many sizes are taken as that needs: a group is cut at
+        ``GROUP_SIZE`` bytes or ``GROUP_FILES`` files at the latest, so a file beyond those
+        says there is another group (the workers are then started before the rest of the
+        files are looked at)."""
         ahead = self.ahead
-        while not self.ended and len(ahead) <= GROUP_FILES \
-                and self.ahead_bytes - ahead[-1][1] < GROUP_SIZE:
+        while not self.ended and (self.ahead_bytes <= SMALLEST_PART or (
+                len(ahead) <= GROUP_FILES and self.ahead_bytes - ahead[-1][1] < GROUP_SIZE)):
             self._take()
         if not self.ended:
             return True
+        total = self.ahead_bytes
         self._made = list(self._make())  # every size is known: the groups are made now
-        return len(self._made) > 1
+        return len(self._made) > 1 and total > SMALLEST_PART
 
     def __iter__(self) -> Iterator[tuple[list[Path], list[int]]]:
         if self._made is not None:

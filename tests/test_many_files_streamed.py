@@ -47,6 +47,16 @@ def _groups_from_every_size(sizes: list[int], jobs: int) -> list[list[int]]:
     return groups
 
 
+def _files_over(sizes: list[int], size: int) -> int:
+    """How many of the first files it takes to hold more than ``size`` bytes, and one more."""
+    total = 0
+    for index, file_size in enumerate(sizes):
+        total += file_size
+        if total > size:
+            return index + 2
+    return len(sizes)
+
+
 @pytest.mark.parametrize("jobs", [2, 3, 8])
 @pytest.mark.parametrize("seed", range(6))
 def test_groups_made_as_the_sizes_come_are_those_of_every_size_taken_first(
@@ -87,11 +97,13 @@ def test_groups_made_as_the_sizes_come_are_those_of_every_size_taken_first(
         small_files = parallel._SmallFiles(sources, start, first, run_sizes[0], jobs)
         expected = _groups_from_every_size(run_sizes, jobs)
         asked = rng.random() < 0.7
-        if asked:  # whether there is more than one group, asked first (as FileRuns does)
+        if asked:  # whether the run is worth sharing out, asked first (as FileRuns does)
             before = len(looked_at)
-            assert small_files.several() == (len(expected) > 1)
-            # Only as many files are looked at as a group holds at most, and one more.
-            assert len(looked_at) - before <= min(parallel.GROUP_FILES + 1, len(run_sizes))
+            assert small_files.shared() == (len(expected) > 1 and sum(run_sizes) > parallel.SMALLEST_PART)
+            # Only as many files are looked at as a group holds at most (or the smallest
+            # part), and one more.
+            most = max(parallel.GROUP_FILES + 1, _files_over(run_sizes, parallel.SMALLEST_PART))
+            assert len(looked_at) - before <= min(most, len(run_sizes))
         groups = list(small_files)
         made = [[int(path.name.split("-")[1].split(".")[0]) for path in group] for group, _ in groups]
         assert made == expected
@@ -114,6 +126,7 @@ def test_the_worker_starts_before_the_sizes_of_every_file_are_taken(
         (tmp_path / f"g{index:03d}.lcn").write_text(text, encoding="utf-8")
     monkeypatch.setattr(parallel, "GROUP_SIZE", 1 << 13)
     monkeypatch.setattr(parallel, "GROUP_SMALLEST", 1 << 11)
+    monkeypatch.setattr(parallel, "SMALLEST_PART", 1 << 12)
     looked_at: list[str] = []
     at_start: list[int] = []
     small = parallel.FileRuns._small
@@ -139,3 +152,21 @@ def test_the_worker_starts_before_the_sizes_of_every_file_are_taken(
     # Started once a file beyond the first group is looked at (the groups are of 8 KB, the
     # files of one to three games), not once all of them are.
     assert at_start[0] <= 12
+
+
+def test_a_few_small_files_start_no_worker(tmp_path: Path) -> None:
+    """Files of fewer bytes than the smallest part in all: a worker would take longer to
+    start than they take to validate, however many groups they make."""
+    names = []
+    for index in range(24):
+        path = tmp_path / f"g{index:02d}.lcn"
+        path.write_text(_game(index), encoding="utf-8")
+        names.append(str(path))
+    sizes = [Path(name).stat().st_size for name in names]
+    assert sum(sizes) <= parallel.SMALLEST_PART and sum(sizes) > 2 * parallel.GROUP_SMALLEST
+    started = parallel._Workers.started
+    runner = CliRunner()
+    one = runner.invoke(cli, ["validate", *names])
+    two = runner.invoke(cli, ["validate", "--jobs", "2", *names])
+    assert (two.exit_code, two.stdout) == (one.exit_code, one.stdout)
+    assert parallel._Workers.started == started

@@ -405,19 +405,16 @@ class SourceLines:
             self._handle = None
 
 
-#: Characters of the input never written to a terminal as they are: C0 and C1 controls
-#: (escape sequences: colours, cursor moves, window titles, ``\x9b`` is an escape on its own),
-#: DEL, the bidirectional overrides and isolates that reorder what is shown, line and
-#: paragraph separators, and lone surrogates (which cannot even be encoded). Tab and line
-#: feed are the caller's (:func:`printable`).
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
-                     "\u2066-\u2069\ud800-\udfff]")
-_UNSAFE_IN_LINE = re.compile(f"[\\n{_UNSAFE.pattern[1:-1]}]")
-
-
 def _escaped(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+# The patterns below are written where they are used and compiled on first use (re keeps
+# them): their classes of characters over the whole of Unicode take longer to compile (about
+# 1.5 ms for the three) than a small file takes to validate, and ``lcn validate -q`` over
+# valid games prints none of its input. Written out in full, the audit of every pattern
+# (tests/test_linear_cost.py) reads them where they are.
 
 
 def printable(text: str, *, lines: bool = False) -> str:
@@ -425,22 +422,27 @@ def printable(text: str, *, lines: bool = False) -> str:
     (``\\x1b``, ``\\u202e``), so a game file cannot drive the terminal (colours, cursor,
     title, clipboard) or hide what it holds. ``lines`` keeps line feeds (a rendered
     board); otherwise they are escaped too. JSON output is not passed through this: its
-    own escapes keep the values exact (:func:`json_text`)."""
-    pattern = _UNSAFE if lines else _UNSAFE_IN_LINE
-    return pattern.sub(_escaped, text) if pattern.search(text) else text
+    own escapes keep the values exact (:func:`json_text`).
 
-
-#: Characters that json.dumps(ensure_ascii=False) writes as they are, but a terminal reads
-#: as controls: C1 controls and the characters above (C0 controls are escaped already).
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+    The characters escaped: C0 and C1 controls (escape sequences: colours, cursor moves,
+    window titles, ``\\x9b`` is an escape on its own), DEL, the bidirectional overrides and
+    isolates that reorder what is shown, line and paragraph separators, and lone surrogates
+    (which cannot even be encoded); tab never, line feed unless ``lines``."""
+    if lines:
+        return re.sub("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+                      "\u2066-\u2069\ud800-\udfff]", _escaped, text)
+    return re.sub("[\\n\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+                  "\u2066-\u2069\ud800-\udfff]", _escaped, text)
 
 
 def json_text(text: str) -> str:
     """JSON text with the characters a terminal would obey written as ``\\uXXXX`` escapes:
-    the same JSON values, exactly (they can only stand inside strings)."""
-    if not _JSON_UNSAFE.search(text):
-        return text
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    the same JSON values, exactly (they can only stand inside strings). The characters:
+    those that json.dumps(ensure_ascii=False) writes as they are, but a terminal reads as
+    controls (C1 controls and the others :func:`printable` escapes; C0 controls are escaped
+    already)."""
+    return re.sub("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]",
+                  lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def say(text: str) -> str:

@@ -54,6 +54,39 @@ def _glob_option(verb: str) -> Callable[[_F], _F]:
                              "(searched at every depth, in sorted order)")
 
 
+class _Command(click.Command):
+    """A command of ``lcn`` whose parser matches a short option (``-q``, ``-j2``) at once.
+
+    Click's parser tries every option as a long one first. A short option fails that match
+    with ``NoSuchOption``, whose "did you mean" suggestions import ``difflib`` and compare
+    the option with every long one (about 2 ms, in a command run once per file by
+    scripts), only for the exception to be dropped and the short option matched. Here the
+    long match is skipped exactly when it would fail and the short match follow: an option
+    that is not a long one, without the prefix of a long one, and no name normalisation.
+    Options, values and errors are click's own; the parser's internals this relies on are
+    checked first, and without them the parser is click's as it is.
+    """
+
+    def make_parser(self, ctx: click.Context) -> Any:
+        parser = super().make_parser(ctx)
+        long_options = getattr(parser, "_long_opt", None)
+        prefixes = getattr(parser, "_opt_prefixes", None)
+        process = getattr(parser, "_process_opts", None)
+        match_short = getattr(parser, "_match_short_opt", None)
+        if ctx.token_normalize_func is not None or not isinstance(long_options, dict) \
+                or not isinstance(prefixes, set) or process is None or match_short is None:
+            return parser
+
+        def process_options(arg: str, state: Any) -> None:
+            if arg[:2] not in prefixes and arg.partition("=")[0] not in long_options:
+                match_short(arg, state)
+            else:
+                process(arg, state)
+
+        parser._process_opts = process_options  # type: ignore[method-assign]
+        return parser
+
+
 class _Commands(click.Group):
     """The ``lcn`` group: the commands of other modules are imported when they are called.
 
@@ -64,6 +97,7 @@ class _Commands(click.Group):
     #: Command names and the modules of this package that define them (in ``COMMANDS``).
     lazy: ClassVar[dict[str, str]] = {"deal": "deal", "convert": "convert", "serve": "serve",
                                       "db": "db", "moves": "moves"}
+    command_class = _Command
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy})
@@ -191,7 +225,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     # With several processes, one pool serves every file: small files are validated in
     # groups, big ones cut into parts, and each file's reports come here in turn. A
     # cluster's workers are such a pool.
-    file_runs = FileRuns([None if name == "-" else Path(name) for name in files], jobs,
+    file_runs = FileRuns([None if name == "-" else name for name in files], jobs,
                          report_plain=not only_problems, matches=matches,
                          pool=pool) if jobs > 1 else None
     try:

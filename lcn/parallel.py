@@ -41,14 +41,12 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import select
-import signal
 import stat
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
@@ -96,7 +94,7 @@ class _Source:
     of its own from the same path or bytes, so the parts never cross between processes.
     """
 
-    def __init__(self, source: Path | bytes) -> None:
+    def __init__(self, source: Path | str | bytes) -> None:
         self._data: bytes | None = None
         self._fd: int | None = None
         #: Whether parts can be read by range (not so for a pipe given by name).
@@ -358,7 +356,7 @@ def _validate_sent(path: Path | None, start: int, end: int, first_line: int, cou
     return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end
 
 
-def _validate_whole(path: Path, count_plain: bool) -> _Outcome:
+def _validate_whole(path: Path | str, count_plain: bool) -> _Outcome:
     """Validate a whole small file as one part (as :class:`ParallelRun` does a file smaller
     than a part)."""
     source = _Source(path)
@@ -368,7 +366,7 @@ def _validate_whole(path: Path, count_plain: bool) -> _Outcome:
         source.close()
 
 
-def _validate_files(paths: list[Path], count_plain: bool) -> list[_SentOutcome | OSError]:
+def _validate_files(paths: Sequence[Path | str], count_plain: bool) -> list[_SentOutcome | OSError]:
     """Validate a group of small files in a worker, each whole; a file that cannot be read
     gives its error, reported at its place by the first process."""
     sent: list[_SentOutcome | OSError] = []
@@ -543,6 +541,8 @@ def _wait(readable: int, writable: int | None = None) -> None:
 
     ``poll`` rather than ``select``: a process with more than 1,024 files open (a caller
     of the library may have them) has descriptors ``select`` cannot watch."""
+    import select  # a run of one job has no worker to wait for
+
     poller = select.poll()
     poller.register(readable, select.POLLIN)
     if writable is not None:
@@ -627,6 +627,9 @@ class _Child:
             task._done, task._error = True, error
 
     def stop(self) -> None:
+        # Imported here: the enums of every signal cost a run of one job a millisecond.
+        import signal
+
         for fd in (self.tasks, self.results):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -718,8 +721,9 @@ class _Workers:
         return self._next().send("part", (path, start, end, first_line, count_plain))
 
     def submit_files(self, paths: list[Path], count_plain: bool) -> _Task:
-        """A group of small files, each validated whole."""
-        return self._next().send("files", (paths, count_plain))
+        """A group of small files, each validated whole (their names go as text: a path
+        object takes longer to pickle and to make again than its file takes to validate)."""
+        return self._next().send("files", ([os.fspath(path) for path in paths], count_plain))
 
     def stop(self) -> None:
         """Stop at once: the tasks not done are dropped and the workers killed."""
@@ -1015,6 +1019,10 @@ SMALL_FILE = 1 << 16
 #: none is left waiting for it while this process has nothing more to do.
 GROUP_SIZE = 1 << 16
 GROUP_FILES = 256
+#: The smallest group, near the end of a run (a few files): the processes finish within
+#: about the time of such a group of each other. Smaller than the smallest part, which is
+#: read by range: a group is only a few names to send.
+GROUP_SMALLEST = 1 << 12
 #: Groups given to each worker and not done yet: one to do next while this process hands
 #: out another between two groups of its own (which are as small).
 GROUPS_AHEAD = 2
@@ -1061,15 +1069,20 @@ class FileRuns:
     than the validation of its games. The pool is started only when there is more than one
     group or part to share out, and stopped at the end.
 
+    The sizes of small files are taken as their groups are made, a few hundred kilobytes
+    ahead of them: the workers start on the first groups while this process looks at the
+    rest, rather than wait for the sizes of every file (thousands of ``stat`` calls).
+
     A source given as None is left to the caller (standard input): its place gets None.
     A file that cannot be read gives a run that raises the ``OSError`` when iterated.
     """
 
-    def __init__(self, sources: list[Path | None], jobs: int, *, report_plain: bool = True,
+    def __init__(self, sources: Sequence[Path | str | None], jobs: int, *, report_plain: bool = True,
                  matches: MatchChecks | None = None, pool: Workers | None = None) -> None:
-        """``pool``: workers to hand the parts and groups to (a cluster's, see
-        :mod:`lcn.cluster`) instead of ``jobs - 1`` processes started here; ``jobs`` is
-        then its ``count`` and this process, and the pool is stopped with the runs."""
+        """``sources``: paths (as :class:`~pathlib.Path` or text) or None. ``pool``:
+        workers to hand the parts and groups to (a cluster's, see :mod:`lcn.cluster`)
+        instead of ``jobs - 1`` processes started here; ``jobs`` is then its ``count`` and
+        this process, and the pool is stopped with the runs."""
         self.sources = sources
         self.jobs = max(1, jobs) if pool is None else pool.count + 1
         self.report_plain = report_plain
@@ -1096,28 +1109,30 @@ class FileRuns:
         if self._pool is not None:
             self._pool.stop()
 
-    def _small(self, source: Path | None) -> int | None:
+    @staticmethod
+    def _small(source: Path) -> int | None:
         """The size of a small regular file, else None (a file that cannot be looked at is
         small: reading it gives the error, at its place)."""
-        if source is None:
-            return None
         try:
-            info = source.stat()
-        except OSError:
+            info = os.stat(source)
+        except (OSError, ValueError):  # ValueError: a name with a NUL byte, as Path.stat
             return 0
         if not stat.S_ISREG(info.st_mode) or info.st_size > SMALL_FILE:
             return None
         return info.st_size
 
     def _runs(self) -> Iterator[ParallelRun | None]:
+        sources = self.sources
         index = 0
-        sizes = [self._small(source) for source in self.sources]
-        while index < len(self.sources):
-            source = self.sources[index]
-            if source is None:
+        while index < len(sources):
+            given = sources[index]
+            if given is None:
                 yield None
                 index += 1
-            elif sizes[index] is None:
+                continue
+            source = Path(given)
+            size = self._small(source)
+            if size is None:
                 run: ParallelRun
                 try:
                     run = ParallelRun(source, self.jobs, report_plain=self.report_plain,
@@ -1127,71 +1142,51 @@ class FileRuns:
                                      matches=self.matches)
                 yield run
                 index += 1
-            else:
-                end = index
-                while end < len(self.sources) and sizes[end] is not None:
-                    end += 1
-                paths = [path for path in self.sources[index:end] if path is not None]
-                yield from self._small_files(paths, [size or 0 for size in sizes[index:end]])
-                index = end
+                continue
+            small = _SmallFiles(sources, index, source, size, self.jobs)
+            yield from self._small_files(small)
+            index = small.end
 
-    def _groups(self, paths: list[Path], sizes: list[int]) -> Iterator[list[Path]]:
-        """Consecutive small files in groups, smaller near the end of the run."""
-        left = sum(sizes)
-        group: list[Path] = []
-        size = 0
-        for path, file_size in zip(paths, sizes, strict=True):
-            group.append(path)
-            size += file_size
-            left -= file_size
-            target = min(GROUP_SIZE, max(SMALLEST_PART, left // (self.jobs * SHRINK)))
-            if size >= target or len(group) >= GROUP_FILES:
-                yield group
-                group, size = [], 0
-        if group:
-            yield group
 
-    def _small_files(self, paths: list[Path], sizes: list[int]) -> Iterator[ParallelRun]:
-        groups = list(self._groups(paths, sizes))
-        known = dict(zip(paths, sizes, strict=True))
-
-        def sizes_of(group: list[Path]) -> list[int]:
-            return [known[path] for path in group]
+    def _small_files(self, small: _SmallFiles) -> Iterator[ParallelRun]:
         count_plain = not self.report_plain
-        #: Groups in order, each with its worker's pending result or its outcomes here.
+        #: Groups in order, each with its worker's pending result or its outcomes here, and
+        #: its files' sizes.
         window: deque[list[Any]] = deque()
-        following = iter(groups)
-        pool = self._workers() if len(groups) > 1 else None
+        # The pool is started once there is a second group to share out, before the sizes
+        # of the files after the first group are taken.
+        pool = self._workers() if small.shared() else None
+        following = iter(small)
         workers = pool.count if pool is not None else 0
         here_too = pool.here_too if pool is not None else True
         while True:
             if pool is not None and not pool.stopped:
-                busy = sum(1 for _, pending, _ in window if pending is not None and not pending.done())
+                busy = sum(1 for _, pending, _, _ in window if pending is not None and not pending.done())
                 while busy < GROUPS_AHEAD * workers and len(window) < GROUPS_WAITING * self.jobs:
-                    group = next(following, None)
-                    if group is None:
+                    item = next(following, None)
+                    if item is None:
                         break
                     try:
-                        window.append([group, pool.submit_files(group, count_plain), None])
+                        window.append([item[0], pool.submit_files(item[0], count_plain), None, item[1]])
                     except _broken_pool():
                         pool.stop()
-                        window.append([group, None, None])
+                        window.append([item[0], None, None, item[1]])
                         break
                     busy += 1
             if not window:
-                group = next(following, None)
-                if group is None:
+                item = next(following, None)
+                if item is None:
                     return
-                window.append([group, None, None])
+                window.append([item[0], None, None, item[1]])
             head = window[0]
             if here_too and head[1] is not None and head[2] is None and not head[1].done() \
                     and len(window) < GROUPS_WAITING * self.jobs:
-                group = next(following, None)
-                if group is not None:  # the next reports are not back: validate a group here
-                    window.append([group, None, self._here(group, count_plain)])
+                item = next(following, None)
+                if item is not None:  # the next reports are not back: validate a group here
+                    window.append([item[0], None, self._here(item[0], count_plain), item[1]])
                     continue
             window.popleft()
-            group, pending, outcomes = head
+            group, pending, outcomes, sizes = head
             if outcomes is None and pending is not None:
                 try:
                     outcomes = [sent if isinstance(sent, OSError) else
@@ -1202,7 +1197,7 @@ class FileRuns:
                     _give_up(pool, window)
             if outcomes is None:
                 outcomes = self._here(group, count_plain)
-            for path, size, outcome in zip(group, sizes_of(group), outcomes, strict=True):
+            for path, size, outcome in zip(group, sizes, outcomes, strict=True):
                 yield _WholeFile(path, self.jobs, outcome, report_plain=self.report_plain,
                                  matches=self.matches, size=size)
 
@@ -1215,6 +1210,92 @@ class FileRuns:
             except OSError as exc:
                 outcomes.append(exc)
         return outcomes
+
+
+class _SmallFiles:
+    """A run of consecutive small files, from ``start`` (already looked at) to the first
+    source that is not a small file: iterate for its groups, each with its files' sizes.
+
+    Groups are about ``GROUP_SIZE`` bytes (at most ``GROUP_FILES`` files), smaller near the
+    end of the run, as parts are (see ``SHRINK``). The files' sizes are taken as the groups
+    are made, ``GROUP_SIZE * jobs * SHRINK`` bytes ahead of the group being made: beyond
+    that many bytes left, a group is full-sized, so the groups are those that the sizes of
+    every file, taken first, would give. ``end`` is where the run ends, once it is done.
+    """
+
+    def __init__(self, sources: Sequence[Path | str | None], start: int, first: Path,
+                 size: int, jobs: int) -> None:
+        self.sources = sources
+        self.jobs = jobs
+        #: Files looked at and not yet put in a group, with their sizes, and their bytes.
+        self.ahead: deque[tuple[Path, int]] = deque([(first, size)])
+        self.ahead_bytes = size
+        #: The next source to look at, or the end of the run once it is found.
+        self.end = start + 1
+        self.ended = False
+        #: The groups, when made before they are asked for (see :meth:`shared`).
+        self._made: list[tuple[list[Path], list[int]]] | None = None
+
+    def _take(self) -> None:
+        """Look at the next source: a small file joins the files ahead, else the run ends."""
+        sources = self.sources
+        given = sources[self.end] if self.end < len(sources) else None
+        source = Path(given) if given is not None else None
+        size = FileRuns._small(source) if source is not None else None
+        if source is None or size is None:
+            self.ended = True
+            return
+        self.ahead.append((source, size))
+        self.ahead_bytes += size
+        self.end += 1
+
+    def shared(self) -> bool:
+        """Whether the run is worth sharing out: more than one group, and more bytes than the
+        smallest part (a worker takes longer to start than a few small files take to
+        validate). Only as many sizes are taken as that needs: a group is cut at
+        ``GROUP_SIZE`` bytes or ``GROUP_FILES`` files at the latest, so a file beyond those
+        says there is another group (the workers are then started before the rest of the
+        files are looked at)."""
+        ahead = self.ahead
+        while not self.ended and (self.ahead_bytes <= SMALLEST_PART or (
+                len(ahead) <= GROUP_FILES and self.ahead_bytes - ahead[-1][1] < GROUP_SIZE)):
+            self._take()
+        if not self.ended:
+            return True
+        total = self.ahead_bytes
+        self._made = list(self._make())  # every size is known: the groups are made now
+        return len(self._made) > 1 and total > SMALLEST_PART
+
+    def __iter__(self) -> Iterator[tuple[list[Path], list[int]]]:
+        if self._made is not None:
+            return iter(self._made)
+        return self._make()
+
+    def _make(self) -> Iterator[tuple[list[Path], list[int]]]:
+        ahead = self.ahead
+        horizon = GROUP_SIZE * self.jobs * SHRINK
+        group: list[Path] = []
+        sizes: list[int] = []
+        size = 0
+        while True:
+            # Enough sizes ahead of the next file to know the size of its group.
+            while not self.ended and (not ahead or self.ahead_bytes - ahead[0][1] < horizon):
+                self._take()
+            if not ahead:
+                break
+            path, file_size = ahead.popleft()
+            self.ahead_bytes -= file_size
+            group.append(path)
+            sizes.append(file_size)
+            size += file_size
+            # The bytes of the run after this file: all of them once the run's end is found,
+            # else more than enough for a full-sized group.
+            target = min(GROUP_SIZE, max(GROUP_SMALLEST, self.ahead_bytes // (self.jobs * SHRINK)))
+            if size >= target or len(group) >= GROUP_FILES:
+                yield group, sizes
+                group, sizes, size = [], [], 0
+        if group:
+            yield group, sizes
 
 
 # The pieces of a run, public: for a scheduler of another kind (Spark, Ray, a batch queue),

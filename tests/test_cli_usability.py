@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner, Result
+from lcn_cli import main as main_module
 from lcn_cli.io import jobs_option_value
 from lcn_cli.main import cli
 
@@ -115,3 +116,41 @@ def test_every_option_of_every_command_has_help() -> None:
             if isinstance(param, click.Option) and not param.help:
                 missing.append(f"{name} {param.opts[0]}")
     assert missing == []
+
+
+_OPTION_LISTS = [
+    ["-q"], ["-qj2"], ["-j2", "-q"], ["-j", "2", "-q"], ["-q", "-j", "0"], ["-qj"], ["-j"],
+    ["-x"], ["-qx"], ["-xq"], ["--quie"], ["-q=1"], ["-j=2"], ["--quiet=1"], ["--jobs=2", "-q"],
+    ["--glob", "-q"], ["--glob=-q"], ["--", "-q"], ["-h"], ["-qh"], ["-hq"], ["-"], ["--"],
+    ["--no-warnings", "-q"], ["-q", "--format", "json"], ["--format", "-q"], ["-Q"], ["-qq"],
+    ["--jobs", "-q"], ["-j-1"], ["-j", "x"], ["--dask"], ["--version"],
+]
+
+
+@pytest.mark.parametrize("options", _OPTION_LISTS)
+def test_short_options_are_read_as_click_reads_them(options: list[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parser that matches short options at once takes the same options and gives the
+    same errors as click's own, for the command and the group."""
+    sample = str(SAMPLES / "classic" / "annotated.lcn")
+    for args in (["validate", *options, sample], [*options, "validate", sample]):
+        ours = run(*args)
+        with monkeypatch.context() as patched:
+            patched.setattr(main_module._Command, "make_parser", click.Command.make_parser)
+            clicks = run(*args)
+        assert (ours.exit_code, ours.stdout, ours.stderr) == \
+            (clicks.exit_code, clicks.stdout, clicks.stderr), args
+
+
+def test_a_short_option_does_not_import_difflib() -> None:
+    """Click's suggestions for a mistyped option (difflib) are left to mistyped options."""
+    code = ("import sys\nfrom lcn_cli.main import cli\n"
+            f"sys.argv = ['lcn', 'validate', '-qj1', {str(SAMPLES / 'classic' / 'annotated.lcn')!r}]\n"
+            "try:\n    cli.main(standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            "print('difflib' in sys.modules)\n"
+            "sys.argv = ['lcn', 'validate', '--quie', 'x']\n"
+            "try:\n    cli.main(standalone_mode=False)\nexcept Exception as exc:\n"
+            "    print(type(exc).__name__, exc.format_message())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-2:] == [
+        "False", "NoSuchOption No such option '--quie'. Did you mean '--quiet'?"]

@@ -42,6 +42,10 @@ def test_validate_over_classic_games_loads_no_other_engine_nor_the_metadata(tmp_
     assert "lcn.variants.classic" in loaded
     assert not loaded & {"importlib.metadata", "lcn.variants.rivals", "lcn.variants.rollwrite",
                          "lcn.moves", "lcn.writer"}
+    # Click's suggestions for a mistyped option, and what only workers need (waiting on
+    # their pipes, stopping them, pickling their work), are not loaded by one job.
+    assert not loaded & {"difflib", "select", "signal", "pickle", "concurrent.futures",
+                         "multiprocessing"}
 
 
 def test_the_version_is_read_when_asked_for() -> None:

@@ -1168,8 +1168,8 @@ class FileRuns:
                         break
                     try:
                         window.append([item[0], pool.submit_files(item[0], count_plain), None, item[1]])
-                    except _broken_pool():
-                        pool.stop()
+                    except _broken_pool():  # a worker died: what it held is validated here
+                        _give_up(pool, window)
                         window.append([item[0], None, None, item[1]])
                         break
                     busy += 1

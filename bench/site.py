@@ -146,13 +146,15 @@ def bench_site(table: Any) -> None:
                     rounds[name].append(_wrk(url, lua))
             results = {name: _median(runs) for name, runs in rounds.items()}
         finally:
-            static_file.unlink(missing_ok=True)
+            # The servers first: requests wrk left queued are still answered after it stops,
+            # and the static one must still find its file.
             for process in (server, render_server):
                 process.send_signal(signal.SIGTERM)
                 try:
                     process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     process.kill()
+            static_file.unlink(missing_ok=True)
     static_rps = list(results.values())[-1]["rps"]
     for name, figures in results.items():
         table.add(f"site: {name}", f"{figures['rps']:,.0f} req/s",

@@ -44,6 +44,9 @@ class Turn:
     #: Where the move number stands (line, column), when the reader saw one: a wrong
     #: number is pointed at there, not at the turn after it.
     number_at: tuple[int, int] | None = field(default=None, compare=False)
+    #: How many characters the move number takes there (``03.`` is three, ``12...`` five):
+    #: what its value and dots alone do not say.
+    number_width: int = field(default=0, compare=False)
 
     def position_of(self, offset: int) -> tuple[int, int]:
         """Line and column of a character offset inside ``text`` (for precise carets)."""

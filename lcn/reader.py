@@ -424,7 +424,8 @@ class _Builder:
         self.game = GameRecord(line=line) if game is None else game
         self.numbered = False
         self.turn: Turn | None = None
-        self.pending_number: tuple[int, int, int, int] | None = None
+        #: The move number waiting for its turn: value, dots, line, column and width.
+        self.pending_number: tuple[int, int, int, int, int] | None = None
         self.overflow = False
         self.long_turn: Turn | None = None
         #: Plain movetext lines kept unread for the express check, while that lasts.
@@ -553,20 +554,19 @@ class _Builder:
         if pending is None:
             turn = Turn(text, line, column)
         else:
-            turn = Turn(text, line, column, pending[0], pending[1], number_at=pending[2:])
+            turn = Turn(text, line, column, pending[0], pending[1], number_at=(pending[2], pending[3]),
+                        number_width=pending[4])
             self.pending_number = None
         turns.append(turn)
         return turn
 
-    def number(self, value: int, dots: int, line: int, column: int) -> None:
+    def number(self, value: int, dots: int, line: int, column: int, width: int) -> None:
         if self.pending_number is not None:
             self.diag(_diag("move-number", msg("two move numbers in a row"), line, column,
                             rule="LCN-MOVE-NUMBER"))
+        self.pending_number = (value, dots, line, column, width)
         if self.numbered:
-            self.pending_number = (value, dots, line, column)
             self.turn = self._new_turn("", line, column)
-        else:
-            self.pending_number = (value, dots, line, column)
 
     def word(self, text: str, line: int, column: int) -> None:
         if self.numbered:
@@ -626,7 +626,7 @@ class _Builder:
             self.deferred = None
             return game
         if self.pending_number is not None and not self.numbered:
-            value, _dots, line, column = self.pending_number
+            value, _dots, line, column, _width = self.pending_number
             self.diag(_diag("move-number", msg("move number {value}. is not followed by a turn", value=value),
                             line, column, rule="LCN-MOVE-NUMBER"))
         return self.game
@@ -950,7 +950,7 @@ class Reader:
                                            column, rule="LCN-TERMINATION", length=len(word)))
                     elif word[-1] == "." and (digits := word.rstrip(".")).isdigit() \
                             and len(digits) <= MAX_NUMBER_DIGITS and digits.isascii():
-                        builder.number(int(digits), len(word) - len(digits), number, column)
+                        builder.number(int(digits), len(word) - len(digits), number, column, len(word))
                     elif word[0] in _PLAIN_START or word[-1] in "!?":
                         self._word(builder, word, number, column)
                     elif new_turn is not None:
@@ -1034,7 +1034,7 @@ class Reader:
                                                       limit=MAX_NUMBER_DIGITS), number, column,
                                        rule="LCN-MOVE-NUMBER", length=m.end()))
                 else:
-                    builder.number(int(m.group(1)), len(m.group(2)), number, column)
+                    builder.number(int(m.group(1)), len(m.group(2)), number, column, m.end())
                 word = word[m.end():]
                 column += m.end()
                 if not word:

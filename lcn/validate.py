@@ -277,7 +277,8 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
             if wrong is not None:
                 # The caret goes under the number itself (``12.``), where the reader saw it.
                 line, column = turn.number_at or (turn.line, turn.column)
-                length = len(str(turn.number)) + turn.number_dots if turn.number_at else 1
+                length = (turn.number_width or len(str(turn.number)) + turn.number_dots) \
+                    if turn.number_at else 1
                 diagnostics.append(Diagnostic("move-number", wrong, Severity.ERROR, line,
                                               column, turn_no, "LCN-MOVE-NUMBER", length,
                                               hint=advice))

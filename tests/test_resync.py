@@ -335,3 +335,15 @@ def test_a_keyword_of_roll_and_write_with_a_typo_gets_a_hint() -> None:
             "1. RRR111 Ada:R1 Bo:R1 brdge:R\n*\n")
     [found] = lcn.validate_record(lcn.read_game(text)).diagnostics
     assert found.code == "unknown-player" and found.hint == "did you mean `bridge:`?"
+
+
+@pytest.mark.parametrize(("written", "width"), [("3.", 2), ("03.", 3), ("003...", 6), ("13...", 5)])
+@pytest.mark.parametrize("express", [True, False])
+def test_a_wrong_move_number_is_underlined_as_written(written: str, width: int, express: bool) -> None:
+    # The caret covers the number as it stands in the text, leading zeros and dots included,
+    # whether the game was read at once or a line at a time, glued to its turn or not.
+    for sep in (" ", ""):
+        text = f'[Player1 "A"]\n[Player2 "B"]\n\n1. R5/d R4/d {written}{sep}R6/d *\n'
+        report = lcn.validate_record(lcn.read_game(text), express=express)
+        [found] = [d for d in report.diagnostics if d.code == "move-number"]
+        assert (found.line, found.column, found.length) == (4, 14, width)

@@ -57,7 +57,7 @@ MAX_TURN_TEXT = 1 << 16
 #: so the reader's own limits still apply to every game).
 MAX_DEFERRED = 2 * MAX_TURNS
 
-_TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}))")
+_TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}+))")
 # The value is written as an unrolled loop (runs of plain characters between escapes):
 # the same strings as ``(?:[^"\\]|\\.)*``, several times faster on the long deal tags.
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"([^"\\]*(?:\\.[^"\\]*)*)"[ \t]*\][ \t]*$')
@@ -971,12 +971,15 @@ class Reader:
                 if at >= length:
                     break
                 char = line[at]
+                end = at + 1  # a run of the same character is one problem, underlined whole
+                while end < length and line[end] == char:
+                    end += 1
                 builder.diag(_diag(
                     "bad-space", msg("U+{code:04X} ({name}) in the movetext: words are separated by "
                                      "spaces, tabs and line breaks only",
                                      code=ord(char), name=unicodedata.name(char, msg("a control character"))),
-                    number, at + 1, rule="LCN-ENCODING"))
-                pos = at + 1
+                    number, at + 1, rule="LCN-ENCODING", length=end - at))
+                pos = end
                 continue
             pos = m.end()
             word = m.group(1)
@@ -1003,8 +1006,9 @@ class Reader:
             if m.group(3) is not None:
                 builder.comment(line[pos:].strip())
                 break
+            # A run of them is one problem, underlined whole.
             builder.diag(_diag("comment-syntax", msg("`}}` without an opening `{{`"), number, m.start(4) + 1,
-                               rule="LCN-COMMENT"))
+                               rule="LCN-COMMENT", length=m.end(4) - m.start(4)))
         return None
 
     def _word(self, builder: _Builder, word: str, number: int, column: int) -> None:

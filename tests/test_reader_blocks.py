@@ -295,3 +295,14 @@ def test_lines_are_kept_when_every_character_is_printable_ascii_or_a_tab(lines: 
         builder = reader_module._Builder(1)
         builder.start_movetext(express=True)
         assert builder.keep(line, 1, 0) == (line.isascii() and line.replace("\t", " ").isprintable())
+
+
+@pytest.mark.parametrize(("run", "code"), [("}" * 6, "comment-syntax"), ("\u00a0" * 4, "bad-space"),
+                                           ("}", "comment-syntax"), ("\u00a0", "bad-space")])
+def test_a_run_of_one_bad_character_is_one_problem_underlined_whole(run: str, code: str) -> None:
+    # A thousand stray braces are one mistake, not a thousand lines of report.
+    text = f'[Player1 "A"]\n[Player2 "B"]\n\n1. R5/d R4/d\n2. R6/d {run} R7/d *\n'
+    game = lcn.read_game(text)
+    found = [d for d in lcn.validate_record(game).diagnostics if d.code == code]
+    assert [(d.line, d.column, d.length) for d in found] == [(5, 9, len(run))]
+    assert [t.text for t in game.turns] == ["R5/d", "R4/d", "R6/d", "R7/d"]

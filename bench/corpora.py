@@ -171,9 +171,16 @@ def big_block(seed: int = 7) -> bytes:
     return classic(500, deal=False, seed=seed).encode() + b"\n"
 
 
-def write_big(path: Path, size: int, seed: int = 7) -> int:
-    """Write a file of at least ``size`` bytes by repeating a block of distinct games."""
-    block = big_block(seed)
+def variant_block(name: str, seed: int = 7) -> bytes | None:
+    """250 distinct games of Rivals or Roll & Write, the unit that their big files repeat."""
+    text = variant_corpus(name, 250, seed=seed)
+    return None if text is None else text.encode() + b"\n"
+
+
+def write_big(path: Path, size: int, seed: int = 7, block: bytes | None = None) -> int:
+    """Write a file of at least ``size`` bytes by repeating a block of distinct games
+    (``big_block`` unless another is given)."""
+    block = big_block(seed) if block is None else block
     written = 0
     with path.open("wb") as handle:
         while written < size:

@@ -163,3 +163,14 @@ def test_without_the_bench_extra_the_peer_is_marked_missing(
     printed = capsys.readouterr().out
     assert "install the bench extra" in printed
     assert "full validation, classic 5, full deal" in printed
+
+
+def test_the_streaming_part_runs_a_file_of_each_game() -> None:
+    table = bench_main.Table()
+    bench_main.bench_stream(table, 1)
+    rows = [(name, note) for name, _, note in table.rows if name.startswith("peak RSS")]
+    assert [name.split(",")[1].strip() for name, _ in rows] == ["classic", "rivals", "rollwrite"]
+    for name, note in rows:
+        assert note.endswith("exit status 0"), (name, note)
+    block = corpora.variant_block("rivals")
+    assert block is not None and sum(1 for _ in lcn.read_headers(block)) == 250

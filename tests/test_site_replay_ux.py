@@ -346,7 +346,9 @@ def test_axe_finds_no_violation_on_the_home_error_and_broken_paste_pages(
         assert axe_violations(page) == []
 
 
-@pytest.mark.parametrize("name", ALL_SAMPLES)
+@pytest.mark.parametrize("name", [
+    # One sample of each game in a quick local run (-m 'not slow'); every sample in the suite.
+    name if name in GAMES else pytest.param(name, marks=pytest.mark.slow) for name in ALL_SAMPLES])
 def test_axe_finds_no_violation_on_a_replay_at_several_turns(base: str, chromium: Any,
                                                              name: str) -> None:
     last = last_turn(name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
+from itertools import count
 from operator import itemgetter
 from typing import Any, Protocol, TypeVar, overload
 
@@ -132,6 +133,17 @@ class Tags(MutableMapping[str, str]):
             return False
         self._items[name] = value
         self.lines[name] = line
+        return True
+
+    def read_section(self, pairs: list[tuple[str, str]], line: int) -> bool:
+        """Take a whole tag section read from ``line`` on, a tag a line (values already
+        checked), into tags still empty; False, and nothing taken, when a name is repeated
+        (the reader then reads the lines one at a time and reports the duplicate)."""
+        items = dict(pairs)
+        if len(items) != len(pairs) or self._items:
+            return False
+        self._items = items
+        self.lines = dict(zip(items, count(line)))
         return True
 
     @overload

@@ -61,6 +61,12 @@ _TOKEN = re.compile(r"[ \t\f\v\r]*(?:([^\s{};]+)|(\{)|(;)|(\}+))")
 # The value is written as an unrolled loop (runs of plain characters between escapes):
 # the same strings as ``(?:[^"\\]|\\.)*``, several times faster on the long deal tags.
 _TAG = re.compile(r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"([^"\\]*(?:\\.[^"\\]*)*)"[ \t]*\][ \t]*$')
+#: The usual tag lines of a section, one match a line (``_read_section``): each as ``_TAG``
+#: takes it at its first column, in a text without a backslash. The text starts with a line
+#: break, so that every match starts with ``\n[``, a literal the regex engine scans for as
+#: fast as a string, and no `[` inside a line that does not match is taken for a tag.
+_TAG_LINES = re.compile(r'\n\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"([^"\\\n]*)"'
+                        r'[ \t]*\][ \t]*(?=\n|\Z)')
 _TAG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]*")
 # Digits are ASCII only, as the grammar says (`\d` would take other scripts' digits too).
 _RESULT = re.compile(r"-?[0-9]+(?::-?[0-9]+)+")
@@ -178,21 +184,28 @@ class _Lines:
                     number, len(line) + 1, rule="LCN-ENCODING", severity=Severity.WARNING))
         return line
 
-    def block(self, number: int) -> list[str] | None:
-        """The lines from line ``number`` (the one just given) to the end of the buffer or
-        to the first line that is no movetext of the game being read (blank, white space
-        only, or a tag line, perhaps indented), whichever comes first; None when lines are
-        not read a block at a time here. :meth:`take` skips the lines taken from it."""
+    def section(self, number: int) -> list[str] | None:
+        """The lines from line ``number`` (the one just given) to the first empty line or
+        the end of the buffer, whichever comes first; None when lines are not read a block
+        at a time here. :meth:`take` skips the lines taken from it."""
         buffer = self.buffer
         if buffer is None:
             return None
         at = number - self.buffer_first
-        # Nearly always the movetext ends at an empty line: one search in C finds it.
+        # Nearly always a tag section or a movetext ends at an empty line: one search in C
+        # finds it.
         try:
             end = buffer.index("", at + 1)
         except ValueError:
             end = len(buffer)
-        block = buffer[at:end]
+        return buffer[at:end]
+
+    def block(self, number: int) -> list[str] | None:
+        """The lines of :meth:`section` up to the first line that is no movetext of the game
+        being read (blank, white space only, or a tag line, perhaps indented)."""
+        block = self.section(number)
+        if block is None:
+            return None
         # Then a line of blanks only, or a tag line perhaps indented, is found in one
         # search over their text too (indented lines of movetext are common by hand).
         text = "\n".join(block)
@@ -641,6 +654,21 @@ def _usual_tag(builder: _Builder, line: str, number: int) -> bool:
     return match is not None and builder.game.tags.add_read(match[1], match[2], number)
 
 
+def _read_section(builder: _Builder, section: list[str], number: int) -> bool:
+    """Take a new game's whole tag section at once when every line of it is a usual tag
+    line (as :func:`_usual_tag` takes one) and no name is repeated; False leaves the lines
+    to be read one at a time, which says what is wrong where.
+
+    One search over the section's text, instead of a step of the reader's loop and a match
+    for each line: a game's tags are most of its lines.
+    """
+    text = "\n" + "\n".join(section)
+    if "\\" in text:
+        return False
+    pairs = _TAG_LINES.findall(text)
+    return len(pairs) == len(section) and builder.game.tags.read_section(pairs, number)
+
+
 def _parse_tag(builder: _Builder, line: str, number: int) -> None:
     # A tag line that starts at its first column matches as it is (the pattern allows the
     # trailing blanks); any other line is stripped first.
@@ -840,12 +868,19 @@ class Reader:
                     if builder is not None and state != "tags":
                         yield builder.finish()
                         builder = None
+                    new = builder is None
                     if builder is None:
                         builder = _Builder(number)
                         seen_any = True
                     state = "tags"
                     if pending:
                         flush_pending()
+                    if new and line[:1] == "[" and (section := lines.section(number)) is not None \
+                            and len(section) > 1 and _read_section(builder, section, number):
+                        # The whole tag section of a new game in one step.
+                        lines.take(len(section) - 1)
+                        last_line = number + len(section) - 1
+                        continue
                     if not _usual_tag(builder, line, number):
                         _parse_tag(builder, line, number)
                     continue

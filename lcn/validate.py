@@ -157,12 +157,14 @@ def _express(record: GameRecord, index: int, variant: Variant[Any, Any]) -> Game
     result = variant.express_check(record, words[:-1])
     if result is None:
         return None
-    for name in record.tags:
-        if name not in _KNOWN_AS_WRITTEN:
-            meant = _KNOWN_FOLDED.get(name.casefold())
-            if meant is not None and meant != name:
-                return None  # a tag name in another case: full validation warns (_check_tag_case)
-    tag = record.tags.get("Result")
+    tags = record.tags.mapping
+    if not tags.keys() <= _KNOWN_AS_WRITTEN:  # one step in C for the usual tags
+        for name in tags:
+            if name not in _KNOWN_AS_WRITTEN:
+                meant = _KNOWN_FOLDED.get(name.casefold())
+                if meant is not None and meant != name:
+                    return None  # a tag name in another case: full validation warns (_check_tag_case)
+    tag = tags.get("Result")
     if tag is not None and tag.strip() != termination:
         return None
     # The scores as the writer puts them; any other spelling of the same numbers (`025`)

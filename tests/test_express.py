@@ -378,3 +378,26 @@ def test_any_edit_of_an_annotated_file_gets_the_same_report(data: st.DataObject)
         cut = data.draw(st.integers(0, 12))
         text = text[:at] + data.draw(st.sampled_from(ANNOTATIONS)) + text[at + cut:]
     _same(text)
+
+
+@pytest.mark.parametrize("source", ["d", "pile"])
+def test_a_turn_after_the_last_draw_is_left_to_the_full_engine(source: str) -> None:
+    """A turn otherwise legal, after the one that drew the last card (C-END-LAST-DRAW), from
+    the draw pile or from a discard pile: the express check finds it from the count of draws
+    once its loop is over, and full validation reports the rule alone."""
+    found = 0
+    for text in GAMES[:24]:
+        tags, words = _split(text)
+        for card in CARDS[:55]:
+            for pile in ("d",) if source == "d" else tuple("YBWGR"):
+                if pile.lower() == card[0].lower():
+                    continue
+                changed = [*words[:-1], f"x{card}/{pile}", words[-1]]
+                fast, full = _both(_join(tags, changed))
+                rules = {d.rule for d in full[0].diagnostics if d.is_error}
+                if rules == {"C-END-LAST-DRAW"}:
+                    assert not isinstance(fast[0], ExpressReport)
+                    assert [_summary(r) for r in fast] == [_summary(r) for r in full]
+                    found += 1
+                    break
+    assert found >= 12

@@ -571,9 +571,7 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 config = CLASSIC_6
             else:
                 return None  # spelt otherwise (config_for reads it) or wrong: the full engine
-        players = [tags.get("Player1"), tags.get("Player2")]
-        return express_check(record, words, config,
-                             [name or f"Player {seat}" for seat, name in enumerate(players, 1)])
+        return express_check(record, words, config)
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: ClassicState, text: str) -> ClassicMove:

@@ -100,12 +100,8 @@ _TABLES: dict[ClassicConfig, _Tables] = {}
 _NUMBER = re.compile(r"([0-9]{1,9})(\.+)([^.]*)")
 
 
-#: The seats' tags of a classic game: any other ``Player...`` tag is left to the full engine.
-_SEATS = frozenset(("Player1", "Player2"))
-
-
-def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
-                  players: list[str], *, stripped: bool = True) -> ExpressResult | None:
+def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *,
+                  stripped: bool = True) -> ExpressResult | None:
     """Validate a classic record from its words, or return None to have it done in full.
 
     The words are as the lexer finds them (comments left out). Turns in canonical form
@@ -119,9 +115,10 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
     """
     given = words
     tags = record.tags.mapping
-    if "Player1" not in tags or "Player2" not in tags \
-            or any(tag.startswith("Player") for tag in tags if tag not in _SEATS):
-        return None  # the setup says something about the seats (C-SETUP-PLAYERS)
+    player1, player2 = tags.get("Player1"), tags.get("Player2")
+    # No tag name holds a line break: the names that start with `Player` are the two seats.
+    if player1 is None or player2 is None or ("\n" + "\n".join(tags)).count("\nPlayer") != 2:
+        return None  # any other `Player...` tag says something about the seats (C-SETUP-PLAYERS)
     tables = _TABLES.get(config)
     if tables is None:
         tables = _TABLES[config] = _Tables(config)
@@ -156,9 +153,8 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
         # Without the deal each hand has unknown slots; a card placed that is not known to
         # be in the hand takes one (docs/hidden-information.md).
         unknown = other_unknown = hand_size
-    #: Copies of each card whose place the record has shown (without the deal).
-    seen = [0] * len(tables.limits)
-    limits = tables.limits
+    #: Copies of each card whose place the record has not shown yet (without the deal).
+    left = tables.limits.copy()
 
     piles: list[list[int]] = [[] for _ in range(colours)]
     tops = [0] * (2 * colours)
@@ -190,7 +186,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                     if stripped:
                         # Among the writer's numbers: the words are read again with every
                         # number where it stands.
-                        return express_check(record, given, config, players, stripped=False)
+                        return express_check(record, given, config, stripped=False)
                     if at >= 0:
                         if at != index or numbered == index:
                             return None
@@ -201,7 +197,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 if word[0] in "0123456789":
                     # A move number glued to its turn (`12.R7/d`), or with many dots.
                     if stripped:
-                        return express_check(record, given, config, players, stripped=False)
+                        return express_check(record, given, config, stripped=False)
                     head, _, rest = word.partition(".")
                     move = moves.get(rest)
                     if move is None or heads.get(head) != index or numbered == index:
@@ -237,10 +233,10 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
             discard, card, column, colour, value, source = move
             if hand[card]:
                 hand[card] -= 1
-            elif deck is None and seen[card] < limits[card] and unknown:
+            elif left[card] and unknown:
                 # An unknown slot holds it, as no copy is left elsewhere (C-CARD-UNIQUE) and
-                # a slot is left (C-HAND-COUNT).
-                seen[card] += 1
+                # a slot is left (C-HAND-COUNT). With the deal no slot is unknown.
+                left[card] -= 1
                 unknown -= 1
             else:
                 return None  # not in the hand (C-HAND-CARD, C-CARD-UNIQUE, C-HAND-COUNT)
@@ -255,20 +251,18 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 elif top:
                     return None  # C-PLACE-WAGER-FIRST
                 columns[column].append(value)
+            # A turn after the last card of the draw pile was drawn (C-END-LAST-DRAW) is
+            # found after the loop, from the count of draws and the last turn's draw.
             if source < 0:  # C-DRAW-DECK
                 if deck is not None:
                     hand[deck[drawn]] += 1  # IndexError past the last card: below
-                elif drawn == pile_size:
-                    return None
                 else:
                     unknown += 1
                 drawn += 1
             else:
                 pile = piles[source]
-                if not pile or (discard and source == colour) or drawn == pile_size:
-                    # C-DRAW-PILE, C-DRAW-NOT-JUST-DISCARDED; or a turn after the last
-                    # card of the draw pile was drawn (C-END-LAST-DRAW)
-                    return None
+                if not pile or (discard and source == colour):
+                    return None  # C-DRAW-PILE, C-DRAW-NOT-JUST-DISCARDED
                 hand[pile.pop()] += 1
                 taken += 1
             hand, other = other, hand
@@ -279,6 +273,10 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
     if numbered == drawn + taken:
         return None  # a move number not followed by a turn (LCN-MOVE-NUMBER)
     over = drawn == pile_size
+    if drawn > pile_size or (over and source >= 0):
+        # A turn after the one that drew the last card (C-END-LAST-DRAW): it drew from the
+        # draw pile (one draw too many) or from a discard pile (no draw after the last).
+        return None
 
     # C-SCORE-*: (sum − cost) × (1 + wagers), plus the bonus for a long expedition.
     cost, bonus, bonus_length = config.cost, config.bonus, config.bonus_length
@@ -290,4 +288,4 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig,
                 total += (sum(cards) - cost) * (1 + cards.count(0)) + (
                     bonus if len(cards) >= bonus_length else 0)
         totals.append(total)
-    return ExpressResult(players, totals, over, drawn + taken)
+    return ExpressResult([player1 or "Player 1", player2 or "Player 2"], totals, over, drawn + taken)

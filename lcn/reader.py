@@ -486,14 +486,14 @@ class _Builder:
             at = max(stripped.rfind(" "), stripped.rfind("\t")) + 1
             last = stripped[at:]
             if last == "*" or _RESULT.fullmatch(last):
-                if _MAY_END.search(stripped, 0, at):
-                    return False
+                if _may_end(stripped[:at]):
+                    return False  # another word before it may end the game
                 if commented and len(line.rstrip()) != start + len(stripped):
                     return False  # a comment after the termination belongs to the game's end
                 game = self.game
                 game.termination = last
                 game.termination_line, game.termination_column = number, start + at + 1
-            elif _MAY_END.search(stripped):
+            elif _may_end(stripped):
                 # A `:` inside a word that starts with a letter (Rivals' `up:R4`, Roll &
                 # Write's `Ada:R3`) cannot end the game; one that may is read as usual.
                 return False
@@ -877,9 +877,16 @@ class Reader:
                         flush_pending()
                     if new and line[:1] == "[" and (section := lines.section(number)) is not None \
                             and len(section) > 1 and _read_section(builder, section, number):
-                        # The whole tag section of a new game in one step.
-                        lines.take(len(section) - 1)
-                        last_line = number + len(section) - 1
+                        # The whole tag section of a new game in one step, and the
+                        # empty line after it when the buffer holds it (what the branch
+                        # of a blank line below does with it).
+                        taken = len(section)
+                        if number - lines.buffer_first + taken < len(lines.buffer or ()):
+                            state = "movetext"
+                            builder.start_movetext(express)
+                            taken += 1
+                        lines.take(taken - 1)
+                        last_line = number + taken - 1
                         continue
                     if not _usual_tag(builder, line, number):
                         _parse_tag(builder, line, number)

@@ -47,7 +47,8 @@ class GameReport:
 
     @property
     def valid(self) -> bool:
-        return not any(d.is_error for d in self.diagnostics)
+        # Asked of every report in bulk, where nearly all have no diagnostic at all.
+        return not self.diagnostics or not any(d.is_error for d in self.diagnostics)
 
     @property
     def players(self) -> list[str]:
@@ -95,10 +96,7 @@ class ExpressReport(GameReport):
         self.variant = variant
         self.diagnostics = []
         self.over = result.over
-        self.complete = True
-        self.snapshots = None
-        self.running = None
-        self.extra = {}
+        self.extra = {}  # complete, snapshots and running: the class's defaults
         self.turn_count = result.turns
         self._result = result
 

@@ -44,7 +44,9 @@ def _pages(client: object, url: str, games: int) -> dict[str, bytes]:
     return pages
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
+# German in the whole suite only: the same pages with another catalog (a quick local run,
+# -m 'not slow', renders every turn in English).
+@pytest.mark.parametrize("language", ["en", pytest.param("de", marks=pytest.mark.slow)])
 def test_every_turn_of_every_sample_is_the_page_rendered_whole(tmp_path: Path, language: str) -> None:
     whole = make_app(tmp_path / "whole", {"PAGE_CACHE_BYTES": 0, "RENDER_CACHE": False})
     parts = make_app(tmp_path / "parts", {"PAGE_CACHE_BYTES": 0})

@@ -205,7 +205,8 @@ def test_next_stays_in_its_place_over_a_whole_replay(base: str, chromium: Any, n
         assert errors.messages == []
 
 
-@pytest.mark.parametrize("width, height", [(360, 740), (390, 844)])
+# The narrowest phone in a quick local run (-m 'not slow'); a wider one in the whole suite.
+@pytest.mark.parametrize("width, height", [(360, 740), pytest.param(390, 844, marks=pytest.mark.slow)])
 def test_no_page_is_wider_than_a_phone(base: str, chromium: Any, width: int, height: int) -> None:
     with browser_page(chromium, viewport=(width, height)) as (page, errors):
         page.goto(f"{base}/")

@@ -23,9 +23,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import lcn
 
@@ -36,11 +37,11 @@ from . import corpora
 FLOOR = re.compile(rb'\[[^\]\n]*\]|\{[^}]*\}|;[^\n]*|\$\d+|\d+\.+|[^\s{};\[\]]+')
 
 #: The corpora of the validation measures: name, variant, options for corpora.classic.
-CLASSIC_CORPORA = [
-    ("classic 5, full deal", {"expeditions": 5, "deal": True}),
-    ("classic 5, no deal", {"expeditions": 5, "deal": False}),
-    ("classic 6, full deal", {"expeditions": 6, "deal": True}),
-    ("classic 6, no deal", {"expeditions": 6, "deal": False}),
+CLASSIC_CORPORA = [  # name, expeditions, with the deal
+    ("classic 5, full deal", 5, True),
+    ("classic 5, no deal", 5, False),
+    ("classic 6, full deal", 6, True),
+    ("classic 6, no deal", 6, False),
 ]
 
 
@@ -83,9 +84,12 @@ def timed(func: Callable[[], Any]) -> float:
     return time.process_time() - start
 
 
-def interleaved(measures: dict[str, Callable[[], Any]], runs: int) -> dict[str, float]:
+Key = TypeVar("Key", bound=Hashable)
+
+
+def interleaved(measures: dict[Key, Callable[[], Any]], runs: int) -> dict[Key, float]:
     """Median seconds of each measure, taking one timing of every measure per round."""
-    times: dict[str, list[float]] = {name: [] for name in measures}
+    times: dict[Key, list[float]] = {name: [] for name in measures}
     for _ in range(runs):
         for name, func in measures.items():
             times[name].append(timed(func))
@@ -147,8 +151,8 @@ def _peer() -> Any:
 def bench_validation(table: Table, games: int, runs: int, skip: list[str]) -> dict[str, bytes]:
     """Full validation of every variant, the floor, headers, and python-chess, interleaved."""
     corpus: dict[str, bytes] = {}
-    for name, options in CLASSIC_CORPORA:
-        corpus[name] = corpora.classic(games, **options).encode()
+    for name, expeditions, deal in CLASSIC_CORPORA:
+        corpus[name] = corpora.classic(games, expeditions=expeditions, deal=deal).encode()
     missing = []
     for name in ("rivals", "rollwrite"):
         text = corpora.variant_corpus(name, max(games // 4, 10))
@@ -159,7 +163,7 @@ def bench_validation(table: Table, games: int, runs: int, skip: list[str]) -> di
     sizes = {name: count(data) for name, data in corpus.items()}
     classic = corpus["classic 5, full deal"]
     measures: dict[str, Callable[[], Any]] = {
-        f"validate {name}": (lambda data=data: validate_all(data)) for name, data in corpus.items()}
+        f"validate {name}": partial(validate_all, data) for name, data in corpus.items()}
     measures["floor"] = lambda: floor_pass(classic)
     measures["floor, no deal"] = lambda: floor_pass(corpus["classic 5, no deal"])
     measures["headers"] = lambda: headers_pass(classic)
@@ -245,7 +249,7 @@ def bench_scaling(table: Table, corpus: dict[str, bytes], runs: int) -> None:
     The sizes are a quarter of a corpus, the corpus, and the corpus four times over.
     """
     table.section("Cost against the size of the input (classic 5)")
-    inputs = {}
+    inputs: dict[tuple[str, int], bytes] = {}
     for label, name in (("full deal", "classic 5, full deal"),
                         ("no deal, hidden information checked", "classic 5, no deal")):
         data = corpus[name]
@@ -255,8 +259,7 @@ def bench_scaling(table: Table, corpus: dict[str, bytes], runs: int) -> None:
         inputs[(label, 4)] = data
         inputs[(label, 16)] = b"\n\n".join([data] * 4)
     sizes = {key: count(data) for key, data in inputs.items()}
-    seconds = interleaved({key: (lambda data=data: validate_all(data)) for key, data in inputs.items()},
-                          runs)
+    seconds = interleaved({key: partial(validate_all, data) for key, data in inputs.items()}, runs)
     for key, took in seconds.items():
         n_games, n_turns = sizes[key]
         table.add(f"{n_games:,} games, {key[0]}", f"{took / n_turns * 1e6:.2f} us/turn",
@@ -271,6 +274,29 @@ def _cli_run(args: list[str]) -> tuple[float, float]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def _python_start() -> float:
+    """Wall seconds of the interpreter that runs the commands, starting and doing nothing:
+    the part of every command's start-up that is not LCN's (its site-packages' ``.pth``
+    files run at every start)."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
+def _site_note() -> str:
+    """Which site-packages the interpreter reads at start: a virtual environment that sees
+    the system's reads the system's ``.pth`` files too."""
+    if sys.prefix == sys.base_prefix:
+        return "no virtual environment"
+    config = Path(sys.prefix) / "pyvenv.cfg"
+    try:
+        shared = "include-system-site-packages = true" in config.read_text()
+    except OSError:
+        shared = False
+    return ("a virtual environment that sees the system's site-packages" if shared
+            else "a virtual environment of its own")
 
 
 def bench_jobs(table: Table, games: int, runs: int, jobs: int) -> None:
@@ -344,8 +370,10 @@ def bench_many_files(table: Table, runs: int, jobs: int, files: int) -> None:
                 "\n\n".join(game.rstrip("\n") for game in games[3 * index:3 * index + 3]) + "\n")
         walls: dict[int, list[float]] = {1: [], jobs: []}
         cpus: dict[int, list[float]] = {1: [], jobs: []}
+        bare: list[float] = []
         for _ in range(runs):
             starts.append(_cli_run(["validate", "-q", str(empty)])[0])
+            bare.append(_python_start())
             for n in (1, jobs):
                 wall, cpu = _cli_run(["validate", "-q", "--jobs", str(n), str(folder)])
                 walls[n].append(wall)
@@ -364,6 +392,9 @@ def bench_many_files(table: Table, runs: int, jobs: int, files: int) -> None:
     table.add("lcn validate -q on an empty file (start-up), many files", f"{start:.2f} s",
               f"in both; with it, --jobs {jobs} can be at most {bound:.2f}x on these files; "
               f"without it, {(one - start) / max(several - start, 1e-9):.2f}x")
+    table.add("python -c pass (the interpreter's own start, in the start-up above)",
+              f"{statistics.median(bare):.3f} s",
+              f"{_site_note()}; LCN's modules and Click take the rest")
 
 
 def compile_modules() -> None:

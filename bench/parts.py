@@ -7,6 +7,7 @@ medians), so that the table reads as multiples of one regex pass over the same b
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import lcn
@@ -19,6 +20,18 @@ if TYPE_CHECKING:
 
 def _count(iterable: Any) -> int:
     return sum(1 for _ in iterable)
+
+
+def _lines(data: bytes) -> int:
+    return _count(_Lines(data))
+
+
+def _read_deferred(data: bytes) -> int:
+    return _count(lcn.Reader(data, express=True))
+
+
+def _read(data: bytes) -> int:
+    return _count(lcn.read_games(data))
 
 
 def _validate(data: bytes, *, express: bool) -> int:
@@ -43,15 +56,13 @@ def bench_parts(table: Table, corpus: dict[str, bytes], runs: int,
         data = corpus[f"classic 5, {label}"]
         turns = sum(len(record.turns) for record in lcn.read_games(data))
         parts: dict[str, Callable[[], Any]] = {
-            "floor: one regex pass": lambda data=data: floor(data),
-            "the lines, decoded and split": lambda data=data: _count(_Lines(data)),
-            "reading as the validator does (plain movetext kept unread)":
-                lambda data=data: _count(lcn.Reader(data, express=True)),
-            "reading into turns (lcn.read_games)": lambda data=data: _count(lcn.read_games(data)),
-            "full validation (lcn.validate: the express check)":
-                lambda data=data: _validate(data, express=True),
+            "floor: one regex pass": partial(floor, data),
+            "the lines, decoded and split": partial(_lines, data),
+            "reading as the validator does (plain movetext kept unread)": partial(_read_deferred, data),
+            "reading into turns (lcn.read_games)": partial(_read, data),
+            "full validation (lcn.validate: the express check)": partial(_validate, data, express=True),
             "full validation, express check off (the full engine)":
-                lambda data=data: _validate(data, express=False),
+                partial(_validate, data, express=False),
         }
         seconds = interleaved(parts, runs)
         base = seconds["floor: one regex pass"]

@@ -88,9 +88,8 @@ def bench_site(table: Any) -> None:
         table.add("site under load", "n/a", "install the server extra: pip install '.[server]'")
         return
     sample = Path(__file__).resolve().parent.parent / "samples" / "classic"
-    game_file = sample / "full-deal.lcn"
-    if not game_file.exists():
-        game_file = next(iter(sorted(sample.glob("*.lcn"))), None)
+    candidates = [sample / "full-deal.lcn", *sorted(sample.glob("*.lcn"))]
+    game_file = next((path for path in candidates if path.exists()), None)
     if game_file is None:
         table.add("site under load", "n/a", "no classic sample")
         return

@@ -70,8 +70,13 @@ def test_a_small_run_prints_every_measure_and_writes_the_markdown(
                    "ratio: first pass / floor over the same bytes, rollwrite",
                    "ratio: hand-formatted turns/s / canonical turns/s",
                    "speed-up of --jobs 2 over 1 job, many files",
-                   "lcn validate -q on an empty file (start-up), many files"):
+                   "lcn validate -q on an empty file (start-up), many files",
+                   "python -c pass (the interpreter's own start, in the start-up above)"):
         assert needle in printed
+    # The interpreter's own start is named with the site-packages it reads.
+    assert re.search(r"interpreter's own start.*\| [0-9.]+ s \| (no virtual environment|a virtual "
+                     r"environment (of its own|that sees the system's site-packages));",
+                     out.read_text())
     try:
         import chess  # noqa: F401
     except ModuleNotFoundError:

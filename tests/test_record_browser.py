@@ -82,6 +82,37 @@ def check_page(page: Any) -> None:
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
 
 
+#: What the page says of a button that a tap did not reach: whether the document is shown,
+#: whether the recorder is busy, the button's box, and whether the page still draws frames
+#: (the click waits for two frames to find the button still).
+_TAP_STATE = """(button) => new Promise((resolve) => {
+  const box = button.getBoundingClientRect();
+  const state = {visibility: document.visibilityState, connected: button.isConnected,
+                 disabled: button.disabled, box: [box.x, box.y, box.width, box.height],
+                 style: getComputedStyle(button).visibility,
+                 busy: document.getElementById("recorder").hasAttribute("data-busy"),
+                 problem: document.getElementById("problem").textContent};
+  const settle = (frame) => { if (state.frame === undefined) { state.frame = frame; resolve(state); } };
+  requestAnimationFrame(() => settle(true));
+  setTimeout(() => settle(false), 1000);
+})"""
+
+
+def tap_button(page: Any, button: Any, word: str) -> None:
+    """Tap a button; when the tap does not happen in time, fail with what the page says of
+    the button, so that a failure says why (hidden, busy, moved, or no frame drawn)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        button.click()
+    except PlaywrightTimeout as error:
+        try:
+            state = str(button.evaluate(_TAP_STATE, timeout=5000))
+        except PlaywrightTimeout:
+            state = "the page did not answer within 5 s"
+        raise AssertionError(f"the tap on {word} did not happen: {state}; {error}") from error
+
+
 def ready(page: Any) -> None:
     page.wait_for_selector("#recorder:not([data-busy])", state="attached")
 
@@ -156,7 +187,7 @@ def play(page: Any, rng: random.Random, classic: bool, *, undo_at: int, reload_a
         else:
             starts = int(page.locator("#choices").get_attribute("data-turn")) > \
                 len(turns_of(pieces))
-        chosen.click()
+        tap_button(page, chosen, word)
         pieces.append((word, starts))
         if not classic or not starts:
             assert page.locator("#last-move").inner_text().endswith(turns_of(pieces)[-1])

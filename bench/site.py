@@ -100,19 +100,28 @@ def bench_site(table: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, LCN_DATA_DIR=tmp, LCN_RATELIMIT_ENABLED="0",
                    LCN_RATELIMIT="1000000/minute")
+        # The servers log every request as in production (that cost is part of what is
+        # measured), to a file: on the bench's output they would bury the table.
+        log = (Path(tmp) / "servers.log").open("wb")
         server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level",
-             "warning", "replay_server:create_app()"], env=env)
+             "warning", "replay_server:create_app()"], env=env, stdout=log, stderr=subprocess.STDOUT)
         # The same server without its page cache: every request renders the replay page (the
         # data caches under it stay), what a page asked for the first time costs.
         render_port = _free_port()
         render_server = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{render_port}",
              "--log-level", "warning", "replay_server:create_app()"],
-            env=dict(env, LCN_PAGE_CACHE_BYTES="0"))
+            env=dict(env, LCN_PAGE_CACHE_BYTES="0"), stdout=log, stderr=subprocess.STDOUT)
         static_file = static_dir / f"_bench_{os.getpid()}.html"
         try:
-            _wait(base + "/")
+            try:
+                _wait(base + "/")
+                _wait(f"http://127.0.0.1:{render_port}/")
+            except RuntimeError as error:
+                log.flush()
+                tail = (Path(tmp) / "servers.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"{error}; the servers' log ends with:\n{tail}") from error
             request = urllib.request.Request(
                 base + "/api/v1/games", data=json.dumps({"lcn": game_text}).encode(),
                 headers={"Content-Type": "application/json"}, method="POST")
@@ -125,7 +134,6 @@ def bench_site(table: Any) -> None:
             body = json.dumps({"lcn": game_text})
             script.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                               f"wrk.body = {json.dumps(body)}\n")
-            _wait(f"http://127.0.0.1:{render_port}/")
             urllib.request.urlopen(urllib.request.Request(
                 f"http://127.0.0.1:{render_port}/api/v1/games", data=json.dumps({"lcn": game_text}).encode(),
                 headers={"Content-Type": "application/json"}, method="POST"), timeout=10).read()
@@ -153,6 +161,7 @@ def bench_site(table: Any) -> None:
                     process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     process.kill()
+            log.close()
             static_file.unlink(missing_ok=True)
     static_rps = list(results.values())[-1]["rps"]
     for name, figures in results.items():

@@ -181,3 +181,26 @@ def test_the_streaming_part_runs_a_file_of_each_game() -> None:
         assert note.endswith("exit status 0"), (name, note)
     block = corpora.variant_block("rivals")
     assert block is not None and sum(1 for _ in lcn.read_headers(block)) == 250
+
+
+@pytest.mark.slow
+def test_the_site_part_measures_every_target_and_keeps_the_servers_log_off_its_output(
+        monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    from bench import site
+
+    # Short rounds: the shape of the output is checked, not the figures.
+    monkeypatch.setattr(site, "DURATION", "1s")
+    monkeypatch.setattr(site, "WARM_UP", "1s")
+    monkeypatch.setattr(site, "ROUNDS", 1)
+    table = bench_main.Table()
+    site.bench_site(table)
+    rows = {name: (figure, note) for name, figure, note in table.rows if name.startswith("site")}
+    assert list(rows) == ["site: replay page", "site: replay page rendered each time (no page cache)",
+                          "site: POST /api/v1/validate",
+                          next(name for name in rows if name.startswith("site: static file"))]
+    for name, (figure, note) in rows.items():
+        assert re.fullmatch(r"[0-9,]+ req/s", figure), (name, figure)
+        assert "non-2xx" not in note, (name, note)
+    printed = capfd.readouterr()
+    # The servers log every request (as in production), to their own file.
+    assert '"method"' not in printed.out and '"method"' not in printed.err

@@ -36,8 +36,8 @@ from . import corpora
 #: move numbers, words), no model and no rules.
 FLOOR = re.compile(rb'\[[^\]\n]*\]|\{[^}]*\}|;[^\n]*|\$\d+|\d+\.+|[^\s{};\[\]]+')
 
-#: The corpora of the validation measures: name, variant, options for corpora.classic.
-CLASSIC_CORPORA = [  # name, expeditions, with the deal
+#: The classic corpora of the validation measures: name, expeditions, with the deal or not.
+CLASSIC_CORPORA = [
     ("classic 5, full deal", 5, True),
     ("classic 5, no deal", 5, False),
     ("classic 6, full deal", 6, True),

@@ -98,7 +98,7 @@ _TAP_STATE = """(button) => new Promise((resolve) => {
 })"""
 
 
-def tap_button(page: Any, button: Any, word: str) -> None:
+def tap_button(button: Any, word: str) -> None:
     """Tap a button; when the tap does not happen in time, fail with what the page says of
     the button, so that a failure says why (hidden, busy, moved, or no frame drawn)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -187,7 +187,7 @@ def play(page: Any, rng: random.Random, classic: bool, *, undo_at: int, reload_a
         else:
             starts = int(page.locator("#choices").get_attribute("data-turn")) > \
                 len(turns_of(pieces))
-        tap_button(page, chosen, word)
+        tap_button(chosen, word)
         pieces.append((word, starts))
         if not classic or not starts:
             assert page.locator("#last-move").inner_text().endswith(turns_of(pieces)[-1])

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import IO, BinaryIO, TypeVar
+from typing import IO, Any, BinaryIO, TypeVar
 
 import click
 
@@ -560,6 +560,63 @@ class AtomicFile:
 
 class OutputError(InputError):
     """A file that cannot be written: exit status 2, as for a file that cannot be read."""
+
+
+class StdoutFailed(OSError):
+    """A write to standard output that failed (a full disk, ``/dev/full``, an I/O error).
+
+    Its own class so that the entry point tells it from any other ``OSError``: only this
+    one is "the output cannot be written" (exit status 2); a closed pipe keeps its errno
+    (EPIPE), which click answers as it always has.
+    """
+
+
+class _WatchedStdout(io.FileIO):
+    """Standard output's descriptor, whose failed writes raise :class:`StdoutFailed`."""
+
+    def write(self, data: Any) -> int:  # any buffer, as FileIO.write takes
+        try:
+            return super().write(data)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE or isinstance(exc, StdoutFailed):
+                raise
+            raise StdoutFailed(exc.errno, exc.strerror) from None
+
+
+def watch_stdout() -> None:
+    """Put standard output on :class:`_WatchedStdout`, with the same encoding and buffering.
+
+    Wherever the output is written (click, ``sys.stdout.write``, the final flush), a
+    failure is then known for what it is, without a ``try`` around every ``echo``.
+    """
+    stdout = sys.stdout
+    if not isinstance(stdout, io.TextIOWrapper) \
+            or not isinstance(stdout.buffer, (io.BufferedWriter, io.FileIO)):
+        return  # replaced already (a test's runner): left as it is
+    try:
+        fd = stdout.fileno()
+        stdout.flush()
+    except (OSError, ValueError):
+        return
+    raw = _WatchedStdout(fd, "wb", closefd=False)
+    # Unbuffered (python -u, PYTHONUNBUFFERED) stays so: its text goes straight to the descriptor.
+    buffer: BinaryIO = raw if isinstance(stdout.buffer, io.FileIO) else io.BufferedWriter(raw)
+    sys.stdout = io.TextIOWrapper(buffer, encoding=stdout.encoding, errors=stdout.errors,
+                                  line_buffering=stdout.line_buffering,
+                                  write_through=stdout.write_through)
+
+
+def abandon_stdout() -> None:
+    """Point standard output at the null device once it has failed: what is still buffered
+    goes nowhere when the interpreter flushes it at exit, rather than failing again with an
+    "Exception ignored" report."""
+    with contextlib.suppress(OSError, ValueError):
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, fd)
+        finally:
+            os.close(null)
 
 
 def _unnamed_file(directory: Path) -> int | None:

@@ -28,6 +28,8 @@ from .io import (
     OutputError,
     SourceLines,
     StdinStream,
+    StdoutFailed,
+    abandon_stdout,
     expand_inputs,
     jobs_option_value,
     json_text,
@@ -38,6 +40,7 @@ from .io import (
     render_diagnostic,
     say,
     source_lines,
+    watch_stdout,
 )
 from .progress import Progress, TrackedRun
 
@@ -648,8 +651,28 @@ def _canonical(source: bytes | Path, display: str, out: IO[bytes] | None,
 
 
 def main() -> None:
-    """Entry point of the ``lcn`` command."""
-    cli()
+    """Entry point of the ``lcn`` command.
+
+    An output that cannot be written (a full disk) is an input/output error like a file
+    that cannot be read: one line and exit status 2, never a traceback, and never status 1,
+    which says a game is invalid. The output is flushed here, inside the ``try``, so that
+    a failure of what was still buffered is caught too rather than reported by the
+    interpreter at exit.
+    """
+    watch_stdout()
+    status: int | str | None = 0
+    try:
+        try:
+            cli()
+        except SystemExit as done:  # how every command ends
+            status = done.code
+        sys.stdout.flush()
+    except StdoutFailed as exc:
+        abandon_stdout()
+        click.echo("lcn: " + say(msg("cannot write the output: {reason}",
+                                     reason=exc.strerror or exc)), err=True)
+        sys.exit(2)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -203,9 +203,13 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
 
 def _replay(record: GameRecord, kept: list[Any], variant: Variant[Any, Any]) -> Any:
     """The validator's report of the record's first turns (``kept``), as if unfinished."""
+    # Problems of reading past the position do not concern it, but with every turn kept any
+    # of them does: a line too long to read (its turns skipped) has no turn to stand after,
+    # and left out it made the opening position of a record that was not read.
     until = kept[-1].line if kept else (record.movetext_line or record.line)
+    every = len(kept) == len(record.turns)
     read_problems = [d for d in record.diagnostics if d.code not in _NOT_ABOUT_POSITION
-                     and (d.line is None or d.line <= until)]
+                     and (every or d.line is None or d.line <= until)]
     shortened = GameRecord(tags=record.tags, turns=list(kept), termination="*", line=record.line,
                            diagnostics=read_problems)
     return validate_record(shortened, variant=variant, express=False)

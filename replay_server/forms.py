@@ -32,6 +32,8 @@ MAX_COMMENT_LENGTH = 4000
 MAX_ANNOTATOR_LENGTH = 200
 #: The most digits a ``game`` or ``turn`` number may have: no game comes near it.
 MAX_NUMBER_DIGITS = 9
+#: The most problems of one form said in its refusal; the others are counted.
+MAX_PROBLEMS_SAID = 20
 #: What ``format`` may ask for: a redirect to the new page (the default) or a JSON answer.
 FORMATS = ("html", "json")
 
@@ -218,9 +220,16 @@ class AnnotationFormSchema(Schema):
         AnnotationError."""
         messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
         order = {name: i for i, name in enumerate(data)} if isinstance(data, dict) else {}
-        problems = [_problem(str(name), message, self.turns)
-                    for name, listed in sorted(messages.items(), key=lambda m: order.get(m[0], len(order)))
-                    for message in (listed if isinstance(listed, list) else [listed])]
+        found = [(str(name), message)
+                 for name, listed in sorted(messages.items(), key=lambda m: order.get(m[0], len(order)))
+                 for message in (listed if isinstance(listed, list) else [listed])]
+        # The first ones are said, the rest counted: a form of a hundred thousand unknown
+        # fields was answered with a page of megabytes, one sentence per field.
+        problems = [_problem(name, message, self.turns) for name, message in found[:MAX_PROBLEMS_SAID]]
+        more = len(found) - MAX_PROBLEMS_SAID
+        if more > 0:
+            problems.append(gettext("and 1 more problem") if more == 1 else
+                            gettext("and %(count)s more problems", count=more))
         raise AnnotationError("; ".join(problems)) from None
 
 

@@ -3,8 +3,8 @@
 A shared replay link shows, in chat and social apps, a picture of the position at the turn
 it opens at (Open Graph and Twitter card tags point here): who plays, the scores, what each
 player has laid down. ``/g/<id>.png?turn=N`` and ``/v.png?g=...&turn=N`` draw it on the
-server; ``.gif`` strings every position of a game into an animation, as lichess's game GIFs
-do, when the game is short enough for one to be sent.
+server; ``.gif`` strings the positions of a game into an animation, as lichess's game GIFs
+do (every one, or ``MAX_GIF_FRAMES`` spread over a longer game).
 
 Pillow draws them: an image library is the only way to answer with an image a crawler can
 use (crawlers run no script and read no SVG). The picture is made from the positions the
@@ -15,8 +15,9 @@ their scores only, so a variant the site does not know still gets a picture.
 
 from __future__ import annotations
 
+import hashlib
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -39,6 +40,13 @@ bp = Blueprint("preview", __name__)
 WIDTH, HEIGHT = 1200, 630
 #: The longest game whose GIF is made (positions beyond make a file too large to share).
 MAX_GIF_POSITIONS = 400
+#: The most characters of one text (a name, the title) a picture measures and draws: a
+#: 1200-pixel line holds about a hundred at the smallest size used.
+MAX_DRAWN_CHARACTERS = 300
+#: The most frames of a GIF: a longer game is shown at turns spread evenly over it, its first
+#: and last position always among them. Each frame is kept, paletted at half size (600 × 315,
+#: 190 KB), until the file is written.
+MAX_GIF_FRAMES = 120
 #: How long each position of the GIF is shown, and the last one.
 FRAME_MS, LAST_FRAME_MS = 700, 3000
 #: Bytes of pictures kept per process.
@@ -67,12 +75,24 @@ def _text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> float:
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
-    """``text`` cut with an ellipsis to fit in ``width`` pixels."""
-    if _text_width(draw, text, size) <= width:
+    """``text`` cut with an ellipsis to fit in ``width`` pixels.
+
+    A short link can carry names of thousands of characters: only the first
+    ``MAX_DRAWN_CHARACTERS`` are ever measured, and the cut is found by a binary search over
+    its place, a dozen measurements. Cutting one character at a time measured the whole
+    text once per character, which cost a minute for two names of 4,000 characters.
+    """
+    shown = text[:MAX_DRAWN_CHARACTERS]
+    if shown == text and _text_width(draw, text, size) <= width:
         return text
-    while text and _text_width(draw, text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
+    fits, too_long = 0, len(shown) + 1  # the longest prefix known to fit, the shortest not
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if _text_width(draw, shown[:middle] + "…", size) <= width:
+            fits = middle
+        else:
+            too_long = middle
+    return shown[:fits] + "…"
 
 
 def _rows(position: dict[str, Any] | None, players: int) -> list[dict[str, list[str]]] | None:
@@ -184,19 +204,42 @@ def png_bytes(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def gif_bytes(frames: Sequence[Image.Image]) -> bytes:
-    """The frames as a looping GIF at half size, the last one held longer.
+def gif_turns(applied: int, most: int = MAX_GIF_FRAMES) -> list[int]:
+    """The turns a game's GIF shows: every one, or ``most`` spread evenly from the first
+    position to the last (consecutive ones differ by the same number of turns, give or take
+    one)."""
+    if applied + 1 <= most:
+        return list(range(applied + 1))
+    return [round(i * applied / (most - 1)) for i in range(most)]
 
-    Every frame is drawn from the same few colours, so the first frame's palette serves them
-    all: quantising each frame on its own costs more than drawing it.
+
+def gif_bytes(turns: Sequence[int], draw: Callable[[int], Image.Image]) -> bytes:
+    """The positions at ``turns`` (drawn by ``draw``) as a looping GIF at half size, the last
+    one held longer.
+
+    Frames are drawn one at a time as the encoder asks for them, and each is made small and
+    paletted at once: keeping every frame at full size took 1,600 MiB for a game of 400
+    turns. Every frame is drawn from the same few colours, so the last position's palette
+    (it has the most cards) serves them all: quantising each frame on its own costs more
+    than drawing it.
     """
-    small = [frame.reduce(2) for frame in frames]
-    palette = small[-1].quantize(colors=128)
-    indexed = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in small]
-    durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_FRAME_MS]
+    last = draw(turns[-1]).reduce(2)
+    palette = last.quantize(colors=128)
+
+    def indexed(frame: Image.Image) -> Image.Image:
+        return frame.quantize(palette=palette, dither=Image.Dither.NONE)
+
+    def following() -> Iterator[Image.Image]:
+        for turn in turns[1:-1]:
+            yield indexed(draw(turn).reduce(2))
+        yield indexed(last)
+
+    first = indexed(draw(turns[0]).reduce(2)) if len(turns) > 1 else indexed(last)
+    durations = [FRAME_MS] * (len(turns) - 1) + [LAST_FRAME_MS]
     buffer = io.BytesIO()
-    indexed[0].save(buffer, format="GIF", save_all=True, append_images=indexed[1:], loop=0,
-                    duration=durations, optimize=False)
+    first.save(buffer, format="GIF", save_all=True,
+               append_images=following() if len(turns) > 1 else [], loop=0,
+               duration=durations, optimize=False)
     return buffer.getvalue()
 
 
@@ -289,8 +332,8 @@ def _gif(text: str, key: tuple[Any, ...]) -> ResponseReturnValue:
         if data.get("known_variant"):
             positions = positions_of(text, game, 0, applied + 1, applied)
         with force_locale(language):
-            frames = [draw_position(data, positions.get(n), n) for n in range(applied + 1)]
-        body = cache.put(entry, gif_bytes(frames))
+            body = gif_bytes(gif_turns(applied), lambda n: draw_position(data, positions.get(n), n))
+        body = cache.put(entry, body)
     return _image_response(body, "image/gif")
 
 
@@ -334,6 +377,12 @@ def _link_text() -> str:
         abort(exc.status, description=exc.message)
 
 
+def _link_key() -> tuple[str, str]:
+    """A self-contained link's pictures are kept under a digest of its token: the cache
+    counts the pictures' bytes, and a token can be 8,000 characters."""
+    return "v", hashlib.sha256(request.args.get("g", "").encode("utf-8")).hexdigest()
+
+
 @bp.get("/g/<gid:game_id>.png")
 def stored_png(game_id: str) -> ResponseReturnValue:
     """The position of a stored game at ``?turn=N`` (the last one without it), as a PNG."""
@@ -342,20 +391,20 @@ def stored_png(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/g/<gid:game_id>.gif")
 def stored_gif(game_id: str) -> ResponseReturnValue:
-    """Every position of a stored game, as an animated GIF."""
+    """The positions of a stored game, as an animated GIF."""
     return _gif(stored_text(game_id), ("g", game_id))
 
 
 @bp.get("/v.png")
 def link_png() -> ResponseReturnValue:
     """The position of a self-contained link's game at ``?turn=N``, as a PNG."""
-    return _png(_link_text(), ("v", request.args.get("g", "")))
+    return _png(_link_text(), _link_key())
 
 
 @bp.get("/v.gif")
 def link_gif() -> ResponseReturnValue:
-    """Every position of a self-contained link's game, as an animated GIF."""
-    return _gif(_link_text(), ("v", request.args.get("g", "")))
+    """The positions of a self-contained link's game, as an animated GIF."""
+    return _gif(_link_text(), _link_key())
 
 
-__all__ = ["bp", "draw_position", "gif_bytes", "png_bytes", "preview_image"]
+__all__ = ["bp", "draw_position", "gif_bytes", "gif_turns", "png_bytes", "preview_image"]

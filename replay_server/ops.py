@@ -4,7 +4,8 @@
   database answers a read within a second, else ``503`` with ``"database": "unavailable"``.
   Never rate-limited, never cached, so load balancers can poll it.
 - ``GET /metrics``: the Prometheus text format (prometheus_client), only when ``METRICS``
-  (``LCN_METRICS=1``) is on. Requests by route, method and status, latency histograms by
+  (``LCN_METRICS=1``) is on. Requests by route, method and status (methods other than HTTP's counted as
+  ``other``, so a client cannot add series at will), latency histograms by
   route, the files the validating routes checked by outcome, and the games stored (counted
   in the database at each scrape). Under gunicorn, set ``PROMETHEUS_MULTIPROC_DIR`` to an
   empty directory so that every worker's counts are added up (prometheus_client's
@@ -38,6 +39,19 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 #: The routes that check files, for the validations counter.
 VALIDATING_ENDPOINTS = frozenset({"api.validate_route", "api.store_route", "pages.submit",
                                   "sharing.save_annotation"})
+#: The methods that get a label value of their own: HTTP's (RFC 9110, and PATCH). A client
+#: may send any token as a method (nginx passes it on), and every new label value is a series
+#: kept until the process ends.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"})
+
+
+def _method_label(method: str) -> str:
+    return method if method in METHODS else "other"
+
+
+def _status_label(status: int) -> str:
+    """The status as it is: the site chooses it, and only among HTTP's three-digit codes."""
+    return str(status) if 100 <= status <= 599 else "other"
 
 
 def _outcome(status: int) -> str:
@@ -121,7 +135,8 @@ def _finish(response: Response) -> Response:
     metrics = current_app.extensions.get("lcn_metrics")
     if metrics is not None:
         requests, latency, validations = metrics
-        requests.labels(route, request.method, str(response.status_code)).inc()
+        # The route is the matched rule (the site's own list) or "unmatched", never the path.
+        requests.labels(route, _method_label(request.method), _status_label(response.status_code)).inc()
         latency.labels(route).observe(elapsed)
         if request.endpoint in VALIDATING_ENDPOINTS and request.method == "POST":
             validations.labels(route, _outcome(response.status_code)).inc()

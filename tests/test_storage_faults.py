@@ -317,3 +317,35 @@ def test_a_newer_schema_that_drops_what_this_code_needs_is_refused(database_url:
             store.check_schema()
     finally:
         store.close()
+
+
+# -- metrics -----------------------------------------------------------------------------------
+
+def _series(client: Any) -> set[tuple[str, tuple[tuple[str, str], ...]]]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = client.get("/metrics").get_data(as_text=True)
+    # A series is a metric and its labels (a histogram's buckets and a counter's _created
+    # belong to it).
+    return {(family.name.removesuffix("_created"),
+             tuple(sorted((k, v) for k, v in sample.labels.items() if k != "le")))
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def test_made_up_methods_and_paths_add_at_most_one_series(tmp_path: Path) -> None:
+    """Every label value a client chooses is a new series kept for the life of the process:
+    the method is one of HTTP's or "other", the route the matched rule or "unmatched"."""
+    client = make_app(tmp_path, {"METRICS": True, "REQUEST_LOG": False}).test_client()
+    client.open("/", method="FROB0")
+    client.get(f"/no-such-page-{0}")
+    _series(client)  # the scrape's own series, counted from the next one on
+    before = _series(client)
+    for i in range(1, 300):
+        client.open("/", method=f"FROB{i}")
+        client.open(f"/no-such-page-{i}", method=f"XYZ{i}")
+        client.get(f"/no-such-page-{i}")
+    after = _series(client)
+    assert len(after - before) <= 1, sorted(after - before)[:5]
+    methods = {dict(labels).get("method") for _, labels in after} - {None}
+    assert methods <= {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT",
+                       "other"}

@@ -31,7 +31,7 @@ DEFAULT_DB_POOL_TIMEOUT = 10
 
 #: Settings that are texts even when they look like numbers.
 _TEXTS = ("DATA_DIR", "DATABASE_URL", "RATELIMIT", "RATELIMIT_STORAGE_URI", "SAMPLES_DIR",
-          "READ_RATELIMIT", "MOVES_RATELIMIT", "BASE_URL")
+          "READ_RATELIMIT", "MOVES_RATELIMIT", "PREVIEW_RATELIMIT", "BASE_URL")
 #: The longest game the site replays (the notation allows 100,000 turns), and the most
 #: positions one JSON document of every position may hold: what one read costs stays bounded.
 DEFAULT_MAX_REPLAY_TURNS = 50_000

@@ -32,7 +32,7 @@ from .caches import ByteCache
 from .forms import QueryError, load_query
 from .i18n import current_language
 from .pages import HEAVY_TEXT_BYTES, outline_of, overview_of, positions_of, stored_text
-from .security import count_heavy_read
+from .security import count_heavy_read, preview_limit
 
 bp = Blueprint("preview", __name__)
 
@@ -384,24 +384,28 @@ def _link_key() -> tuple[str, str]:
 
 
 @bp.get("/g/<gid:game_id>.png")
+@preview_limit
 def stored_png(game_id: str) -> ResponseReturnValue:
     """The position of a stored game at ``?turn=N`` (the last one without it), as a PNG."""
     return _png(stored_text(game_id), ("g", game_id))
 
 
 @bp.get("/g/<gid:game_id>.gif")
+@preview_limit
 def stored_gif(game_id: str) -> ResponseReturnValue:
     """The positions of a stored game, as an animated GIF."""
     return _gif(stored_text(game_id), ("g", game_id))
 
 
 @bp.get("/v.png")
+@preview_limit
 def link_png() -> ResponseReturnValue:
     """The position of a self-contained link's game at ``?turn=N``, as a PNG."""
     return _png(_link_text(), _link_key())
 
 
 @bp.get("/v.gif")
+@preview_limit
 def link_gif() -> ResponseReturnValue:
     """The positions of a self-contained link's game, as an animated GIF."""
     return _gif(_link_text(), _link_key())

@@ -38,6 +38,10 @@ DEFAULT_READ_RATELIMIT = "60 per minute"
 #: every tap (a Roll & Write turn of five players is a dozen taps), nothing is stored, and
 #: one answer costs about as much as validating the record once.
 DEFAULT_MOVES_RATELIMIT = "600 per minute"
+#: The budget of the pictures of games (``/g/<id>.png``, ``.gif``, ``/v.png``, ``/v.gif``): a
+#: picture costs a replay and a drawing (a GIF up to 120 of them), and crawlers ask for one
+#: per shared link, not one per turn.
+DEFAULT_PREVIEW_RATELIMIT = "60 per minute"
 
 _CSP_COMMON = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "object-src 'none'; base-uri 'none'; form-action 'self'")
@@ -101,6 +105,32 @@ def moves_limit(view: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+_PREVIEWS = "lcn-preview"
+
+
+def _preview_limit_value() -> str:
+    return str(current_app.config.get("PREVIEW_RATELIMIT") or DEFAULT_PREVIEW_RATELIMIT)
+
+
+def preview_limit(view: Callable[P, R]) -> Callable[P, R]:
+    """Rate limit a picture route: the pictures of games share one budget per client,
+    ``PREVIEW_RATELIMIT``.
+
+    Each new address (another turn, another link) is drawn afresh, and a short link can
+    name a long game, so without a budget one client could keep every worker drawing.
+    """
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        limiter = current_app.extensions.get("lcn_limiter")
+        if limiter is None or not limiter.enabled:
+            return view(*args, **kwargs)
+        with limiter.shared_limit(_preview_limit_value, scope=_PREVIEWS):
+            return view(*args, **kwargs)
+
+    return wrapper
+
+
 def _read_limit_value() -> str:
     return str(current_app.config.get("READ_RATELIMIT") or DEFAULT_READ_RATELIMIT)
 
@@ -132,6 +162,10 @@ def _scope(limit: object) -> str:
 
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
+    if limit is not None and _scope(limit) == _PREVIEWS:
+        return site_error_response(429, gettext(
+            "Too many pictures of games asked for from your address (at most %(limit)s): please "
+            "wait a little and try again.", limit=limit.limit), code="rate-limited")
     reads = _scope(limit) == "lcn-read"
     if limit is not None:
         message = gettext("Too many reads of long games from your address (at most %(limit)s): "

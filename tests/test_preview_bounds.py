@@ -128,6 +128,29 @@ def test_a_short_link_with_long_names_is_drawn_within_a_cpu_cap() -> None:
     assert int(token_length) < 200 and status == "200" and mimetype == "image/png"
 
 
+# -- the rate limit ---------------------------------------------------------------------------
+
+def test_pictures_count_against_the_preview_limit(tmp_path: Path) -> None:
+    client = make_app(tmp_path, {"RATELIMIT_ENABLED": True,
+                                 "PREVIEW_RATELIMIT": "3 per minute"}).test_client()
+    token = encode_link(long_game(8))
+    statuses = [client.get(f"/v.png?g={token}&turn={n}").status_code for n in (1, 2)]
+    statuses.append(client.get(f"/v.gif?g={token}").status_code)
+    assert statuses == [200, 200, 200]
+    refused = client.get(f"/v.png?g={token}&turn=3")
+    assert refused.status_code == 429
+    assert "Too many pictures" in refused.get_data(as_text=True)
+    assert client.get(f"/v.gif?g={token}").status_code == 429
+    # Other reads keep their own budget.
+    assert client.get(f"/v?g={token}").status_code == 200
+
+
+def test_without_the_rate_limit_pictures_are_not_counted(tmp_path: Path) -> None:
+    client = make_app(tmp_path, {"PREVIEW_RATELIMIT": "1 per minute"}).test_client()
+    token = encode_link(long_game(8))
+    assert [client.get(f"/v.png?g={token}&turn={n}").status_code for n in range(4)] == [200] * 4
+
+
 # -- the GIF ----------------------------------------------------------------------------------
 
 def test_a_long_games_gif_has_a_bounded_number_of_frames_first_and_last_kept(

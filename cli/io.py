@@ -20,6 +20,7 @@ import click
 
 from lcn import Diagnostic
 from lcn.messages import language_from_environment, msg, translate
+from lcn.parallel import FileChanged
 
 T = TypeVar("T")
 
@@ -668,10 +669,20 @@ def reading(items: Iterable[T], name: str) -> Iterator[T]:
             return
         except InputError:
             raise
+        except FileChanged as exc:
+            raise ChangedWhileRead(name) from exc
         except OSError as exc:
             raise InputError(msg("cannot read '{name}': {reason}",
                                  name=name, reason=exc.strerror or exc)) from exc
         yield item
+
+
+class ChangedWhileRead(InputError):
+    """A file written to or replaced while several processes read it by range: what was
+    reported of it is of no one version, and its totals are not to be given."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(msg("{name} changed while it was read; run again", name=name))
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -17,13 +17,14 @@ import click
 
 import lcn
 from lcn.messages import language_from_environment, msg
-from lcn.parallel import FileRuns, ParallelRun
+from lcn.parallel import FileChanged, FileRuns, ParallelRun
 from lcn.validate import GameReport, MatchChecks, ValidationRun
 
 from .io import (
     DEFAULT_GLOB,
     INPUT_PATH,
     AtomicFile,
+    ChangedWhileRead,
     InputError,
     OutputError,
     SourceLines,
@@ -256,7 +257,7 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
     games_json = _StreamedGames()
     files_json: list[dict[str, Any]] = []
     any_invalid = False
-    io_error = False
+    io_error = changed = False
     total = valid_count = 0
     show_progress = False if no_progress else None
     if show_progress is None and not sys.stderr.isatty():
@@ -270,6 +271,10 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
             # open_input says it, without opening the file again.
             if file_run.error is not None:
                 io_error = True
+                if isinstance(file_run.error, FileChanged):
+                    changed = True
+                    click.echo(f"lcn: {ChangedWhileRead(name).message}", err=True)
+                    continue
                 click.echo("lcn: " + say(msg("cannot read '{name}': {reason}", name=name,
                                              reason=file_run.error.strerror or file_run.error)),
                            err=True)
@@ -333,6 +338,7 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                     click.echo(f"{printable(display)}: {_game_title(report)}: {verdict}{note}")
         except InputError as exc:  # an input failing midway: what came is reported
             io_error = True
+            changed |= isinstance(exc, ChangedWhileRead)
             progress.clear()
             click.echo(f"lcn: {exc.message}", err=True)
         progress.clear()
@@ -347,7 +353,12 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
         else:
             for d in file_diags:
                 click.echo(render_diagnostic(d, display, {}, color), err=fmt == "jsonl")
-    if fmt == "json":
+    if changed:
+        # The games of a file that changed while it was read are of no one version: no
+        # totals are given as though they were (the JSON document is still whole).
+        if fmt == "json":
+            games_json.finish({"files": files_json, "summary": None})
+    elif fmt == "json":
         games_json.finish({"files": files_json, "summary": {
             "games": total, "valid": valid_count, "invalid": total - valid_count}})
     elif fmt == "text" and (total != 1 or quiet):

@@ -22,12 +22,20 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from .parallel import _pack_diagnostics, _SentOutcome, _Source, _validate
+from .parallel import (
+    _Identity,
+    _identity,
+    _pack_diagnostics,
+    _SentOutcome,
+    _SentPart,
+    _Source,
+    _validate,
+)
 
 #: Seconds to wait for a scheduler to answer, and for it to have a worker.
 CONNECT_TIMEOUT = 10.0
@@ -68,63 +76,77 @@ def local_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-# The tasks, run by the workers. A path a worker cannot read as the same file gives None.
+# The tasks, run by the workers. A path a worker cannot read as the same file (its
+# identity, :func:`lcn.parallel._identity`, taken here: size, times, inode) gives None.
 
 
-def _same_file(path: str, size: int) -> _Source | None:
+def _same_file(path: str, identity: Sequence[int] | None) -> _Source | None:
+    if identity is None:
+        return None
     try:
         source = _Source(Path(path))
     except OSError:
         return None
-    if source.size != size:
+    if source.identity != tuple(identity):
         source.close()
         return None
     return source
 
 
-def _part_task(path: str, size: int, start: int, end: int, first_line: int, count_plain: bool
-               ) -> _SentOutcome | None:
-    """A range of a file read by path (None: not the same file here)."""
-    source = _same_file(path, size)
+def _part_task(path: str, identity: Sequence[int] | None, start: int, end: int, first_line: int,
+               count_plain: bool) -> _SentPart | None:
+    """A range of a file read by path (None: not the same file here), with the identity of
+    the file after the range was read (another one: it changed meanwhile)."""
+    source = _same_file(path, identity)
     if source is None:
         return None
     try:
         outcome = _validate(source, start, end, first_line, count_plain)
+        after = source.current()
     except OSError:
         return None
     finally:
         source.close()
+    return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end, after
+
+
+def _bytes_outcome(data: bytes, first_line: int, count_plain: bool) -> _SentOutcome:
+    outcome = _validate(_Source(data), 0, len(data), first_line, count_plain)
     return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end
 
 
 def _bytes_task(data: bytes, first_line: int, count_plain: bool) -> _SentOutcome:
     """A range whose bytes were sent with the task."""
-    outcome = _validate(_Source(data), 0, len(data), first_line, count_plain)
-    return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end
+    return _bytes_outcome(data, first_line, count_plain)
 
 
-def _files_task(files: list[tuple[str, int]], count_plain: bool) -> list[_SentOutcome | None]:
-    """Small files read by path, each validated whole (None: not the same file here)."""
+def _files_task(files: list[tuple[str, Sequence[int] | None]], count_plain: bool
+                ) -> list[_SentOutcome | None]:
+    """Small files read by path, each validated whole (None: not the same file here, or
+    written to while it was read)."""
     sent: list[_SentOutcome | None] = []
-    for path, size in files:
-        source = _same_file(path, size)
+    for path, identity in files:
+        source = _same_file(path, identity)
         if source is None:
             sent.append(None)
             continue
         try:  # whole, as lcn.parallel._validate_whole does
             outcome = _validate(source, 0, source.size, 1, count_plain)
+            changed = source.current() != source.identity
         except OSError:
             sent.append(None)
             continue
         finally:
             source.close()
-        sent.append((outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end))
+        # Read again here, where the change is found and said.
+        sent.append(None if changed else
+                    (outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end))
     return sent
 
 
 def _files_bytes_task(files: list[bytes], count_plain: bool) -> list[_SentOutcome]:
     """Small files whose bytes were sent with the task."""
-    return [_bytes_task(data, 1, count_plain) for data in files]
+    return [_bytes_outcome(data, 1, count_plain) for data in files]
 
 
 class WorkersGone(BrokenProcessPool):
@@ -208,6 +230,7 @@ class DaskWorkers:
         #: this process sends the bytes instead.
         self.by_path = True
         self._live: set[Any] = set()
+        self._identities: dict[Path, _Identity | None] = {}
         self._lock = threading.Lock()
         #: What was said when the cluster was found lost (the rest is then validated in
         #: this process, with the same output): for a note to the user.
@@ -253,32 +276,42 @@ class DaskWorkers:
         if not self.by_path:
             return self._part_bytes(path, start, end, first_line, count_plain)
 
-        def then(sent: _SentOutcome | None) -> Any:
+        def then(sent: _SentPart | None) -> Any:
             if sent is not None:
                 return sent
             return self._part_bytes(path, start, end, first_line, count_plain, missed=True)
 
-        future = self._submit(_part_task, shared_path(path), _size(path), start, end, first_line,
-                              count_plain)
+        future = self._submit(_part_task, shared_path(path), self._identity_of(path), start, end,
+                              first_line, count_plain)
         return _Pending(self, future, then)
+
+    def _identity_of(self, path: Path) -> _Identity | None:
+        """The identity of a file as it was when its first range was handed out: a worker
+        that finds another there reads nothing, and the bytes are sent from here; the
+        first process compares what every range was read from with what it cut."""
+        if path not in self._identities:
+            self._identities[path] = _file_identity(path)
+        return self._identities[path]
 
     def _part_bytes(self, path: Path, start: int, end: int, first_line: int, count_plain: bool,
                     missed: bool = False) -> _Pending:
         source = _Source(path)  # the OSError of a file gone since is the run's
         try:
             data = source.read(start, end)
+            read_from = source.current()
         finally:
             source.close()
         if missed:
             self.by_path = False
-        return _Pending(self, self._submit(_bytes_task, data, first_line, count_plain))
+        return _Pending(self, self._submit(_bytes_task, data, first_line, count_plain),
+                        lambda sent: (*sent, read_from))
 
     def submit_files(self, paths: list[Path], count_plain: bool) -> _Pending:
         """A group of small files, each validated whole by one worker."""
         if not self.by_path:
             pending = self._files_bytes(paths, [None] * len(paths), count_plain)
             return pending if isinstance(pending, _Pending) else _Pending.finished(self, pending)
-        future = self._submit(_files_task, [(shared_path(path), _size(path)) for path in paths],
+        future = self._submit(_files_task, [(shared_path(path), _file_identity(path)) for path in paths],
                               count_plain)
         return _Pending(self, future, lambda sent: self._files_bytes(paths, sent, count_plain, missed=True))
 
@@ -326,13 +359,13 @@ def shared_path(path: Path) -> str:
     return os.path.abspath(path)
 
 
-def _size(path: Path) -> int:
-    """The size a worker must find (-1 when this process cannot see the file: the worker
-    then says so, and the file's error is found here)."""
+def _file_identity(path: Path) -> _Identity | None:
+    """The identity a worker must find (None when this process cannot see the file: the
+    worker then reads nothing, and the file's error is found here)."""
     try:
-        return path.stat().st_size
+        return _identity(path.stat())
     except OSError:
-        return -1
+        return None
 
 
 class Cluster:

@@ -87,16 +87,45 @@ _BLOCK = 1 << 16
 _COUNT_BLOCK = 1 << 20
 
 
+class FileChanged(OSError):
+    """A file that changed while it was being read by range: written to, or replaced under
+    its name. Its parts would be of two versions, cut where one had games and read from the
+    other, and the reports of no version: they are not to be trusted. ``filename`` is the
+    file; reading it again gives reports of what it is now."""
+
+
+def file_changed(path: Path | str) -> FileChanged:
+    return FileChanged(None, "changed while it was read", os.fspath(path))
+
+
+#: What says a file is the one a part was cut from: inode, size, modification and change
+#: times. Any write changes the change time (and so does setting the modification time
+#: back); a replacement under the name has another inode. The device is left out: a
+#: worker of a cluster sees a shared file system under a device number of its own.
+_Identity = tuple[int, int, int, int]
+
+
+def _identity(info: os.stat_result) -> _Identity:
+    return (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
 class _Source:
     """The bytes of a file (read by range, never whole) or of memory.
 
     This process uses one to find the cuts and to read its own parts; each worker makes one
     of its own from the same path or bytes, so the parts never cross between processes.
+    A file's :attr:`identity` is taken when it is opened: the parts read by every process
+    are of one version of the file only if it is the same after the last one is read
+    (:meth:`check`), and the same where each worker read its parts.
     """
 
     def __init__(self, source: Path | str | bytes) -> None:
         self._data: bytes | None = None
         self._fd: int | None = None
+        self._path: Path | str | None = None
+        #: The file's identity when it was opened (None for bytes).
+        self.identity: _Identity | None = None
+        self._device = 0
         #: Whether parts can be read by range (not so for a pipe given by name).
         self.ranged = True
         if isinstance(source, bytes):
@@ -104,9 +133,36 @@ class _Source:
             self.size = len(source)
             return
         self._fd = os.open(source, os.O_RDONLY)
+        self._path = source
         info = os.fstat(self._fd)
         self.size = info.st_size
         self.ranged = stat.S_ISREG(info.st_mode)
+        self.identity = _identity(info)
+        self._device = info.st_dev
+
+    def current(self) -> _Identity | None:
+        """The identity of the file open now (None for bytes)."""
+        if self._fd is None:
+            return None
+        return _identity(os.fstat(self._fd))
+
+    def check(self, *, by_name: bool = False) -> None:
+        """Raise :class:`FileChanged` if the file open was written to since it was opened,
+        or, ``by_name``, if its name is now another file's (where the workers, which open
+        it by name, may have read another version). Not for a pipe: read as it streams,
+        by one process."""
+        if self._fd is None or not self.ranged:
+            return
+        assert self._path is not None
+        if self.current() != self.identity:
+            raise file_changed(self._path)
+        if by_name:
+            try:
+                info = os.stat(self._path)
+            except OSError:
+                raise file_changed(self._path) from None
+            if _identity(info) != self.identity or info.st_dev != self._device:
+                raise file_changed(self._path)
 
     def close(self) -> None:
         if self._fd is not None:
@@ -327,6 +383,9 @@ _worker_source: _Source | None = None
 _worker_file: tuple[Path, _Source] | None = None
 #: What a worker sends back for a part: its games, file diagnostics and whether it ends clean.
 _SentOutcome = tuple[list[_Packed | int], list[_PackedDiagnostic], bool]
+#: What a worker sends back for a range of a file: the same, and the identity of the file
+#: it read the range from, taken after reading it (None for bytes).
+_SentPart = tuple[list[_Packed | int], list[_PackedDiagnostic], bool, _Identity | None]
 
 
 def _start_worker(source: Path | bytes | None) -> None:
@@ -350,10 +409,13 @@ def _worker_source_for(path: Path | None) -> _Source:
 
 
 def _validate_sent(path: Path | None, start: int, end: int, first_line: int, count_plain: bool
-                   ) -> _SentOutcome:
-    """Validate one part in a worker: what :func:`_validate` finds, as plain values."""
-    outcome = _validate(_worker_source_for(path), start, end, first_line, count_plain)
-    return outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end
+                   ) -> _SentPart:
+    """Validate one part in a worker: what :func:`_validate` finds, as plain values, and the
+    identity of the file it was read from (compared with the first process's)."""
+    source = _worker_source_for(path)
+    outcome = _validate(source, start, end, first_line, count_plain)
+    return (outcome.games, _pack_diagnostics(outcome.file_diagnostics), outcome.clean_end,
+            source.current())
 
 
 def _validate_whole(path: Path | str, count_plain: bool) -> _Outcome:
@@ -361,7 +423,9 @@ def _validate_whole(path: Path | str, count_plain: bool) -> _Outcome:
     than a part)."""
     source = _Source(path)
     try:
-        return _validate(source, 0, source.size, 1, count_plain)
+        outcome = _validate(source, 0, source.size, 1, count_plain)
+        source.check()  # written to while it was read: a mixture of two versions
+        return outcome
     finally:
         source.close()
 
@@ -851,6 +915,9 @@ class ParallelRun:
         source = _Source(self.source)
         try:
             yield from self._run(source)
+            # Every part was read, here or by a worker that opened the file by its name:
+            # the reports are of one version only if the file is still that version.
+            source.check(by_name=True)
         finally:
             source.close()
 
@@ -906,7 +973,12 @@ class ParallelRun:
                             _give_up(pool, window)
                             pool = None
                     if sent is not None:
-                        games, file_diagnostics, clean = sent
+                        games, file_diagnostics, clean, identity = sent
+                        if identity is not None and source.identity is not None \
+                                and tuple(identity) != source.identity:
+                            # The worker read another version of the file than was cut.
+                            assert isinstance(self.source, Path)
+                            raise file_changed(self.source)
                         outcome = _Outcome(games, _unpack_diagnostics(file_diagnostics), clean)
                     else:
                         outcome = self._here(source, part)

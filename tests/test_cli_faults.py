@@ -14,6 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from lcn_cli.main import cli
+
+from lcn import parallel
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples" / "classic"
@@ -103,3 +107,89 @@ def test_a_closed_pipe_ends_quietly_as_before(tmp_path: Path) -> None:
     assert first.startswith(str(big).encode()), first
     assert err == b"", err
     assert process.returncode == 1
+
+
+# A file rewritten while several processes read it.
+
+
+def _two_versions(tmp_path: Path) -> tuple[Path, bytes, bytes]:
+    """A file big enough to be cut into parts (over ``SMALL_FILE``), and another version of
+    it with other games, of the same size: a mixture of the two is valid games throughout."""
+    from test_many_files import _games
+
+    old = "\n".join(_games(240, 5)).encode()
+    new = "\n".join(_games(400, 6)).encode()[:len(old)]
+    new = new[:new.rindex(b"\n\n[")]  # whole games only: the new version is valid too
+    path = tmp_path / "games.lcn"
+    path.write_bytes(old)
+    assert len(old) > parallel.SMALL_FILE * 2
+    return path, old, new
+
+
+def _rewrite_after_the_first_cut(monkeypatch: pytest.MonkeyPatch, path: Path, new: bytes,
+                                 how: str) -> list[int]:
+    """Rewrite ``path`` once the first part of it has been cut (and before the next one is):
+    in place, or replaced by another file under its name, as an editor or a download does."""
+    cut = parallel._Cutter.__next__
+    calls = [0]
+
+    def rewriting(self: parallel._Cutter) -> parallel._Part:
+        part = cut(self)
+        calls[0] += 1
+        if calls[0] == 1:
+            if how == "in place":
+                with path.open("r+b") as handle:
+                    handle.write(new)
+                    handle.truncate()
+            else:
+                fresh = path.with_name("fresh.lcn")
+                fresh.write_bytes(new)
+                os.replace(fresh, path)
+        return part
+
+    monkeypatch.setattr(parallel._Cutter, "__next__", rewriting)
+    return calls
+
+
+def _validate(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["validate", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl"])
+@pytest.mark.parametrize("how", ["in place", "replaced"])
+def test_a_file_rewritten_during_jobs_is_said_to_have_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, fmt: str) -> None:
+    path, _old, new = _two_versions(tmp_path)
+    calls = _rewrite_after_the_first_cut(monkeypatch, path, new, how)
+    status, out, err = _validate("-j2", "--format", fmt, str(path))
+    assert calls[0] > 1, "the file was not cut into parts"
+    assert status == 2, (status, out[-500:], err)
+    assert err == f"lcn: {path} changed while it was read; run again\n", err
+    assert " games: " not in out and '"valid":' not in out.rpartition('"summary"')[2], out[-500:]
+
+
+def test_a_file_left_alone_during_jobs_is_not_said_to_have_changed(tmp_path: Path) -> None:
+    path, _old, _new = _two_versions(tmp_path)
+    status, out, err = _validate("-j2", str(path))
+    assert (status, err) == (0, ""), err
+    assert out.endswith(" games: 240 valid, 0 invalid\n") or out.endswith("240 games: 240 valid, 0 invalid\n")
+
+
+@pytest.mark.cluster
+@pytest.mark.parametrize("how", ["in place", "replaced"])
+def test_a_file_rewritten_during_dask_is_said_to_have_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """The same on a local Dask cluster, whose workers open the file by its name."""
+    pytest.importorskip("distributed")
+    from lcn import cluster
+
+    monkeypatch.setattr(cluster, "LOCAL_WORKERS", 2)
+    path, _old, new = _two_versions(tmp_path)
+    calls = _rewrite_after_the_first_cut(monkeypatch, path, new, how)
+    status, out, err = _validate("--dask", "local", str(path))
+    assert calls[0] > 1, "the file was not cut into parts"
+    assert status == 2, (status, out[-500:], err)
+    assert err == f"lcn: {path} changed while it was read; run again\n", err
+    assert " games: " not in out, out[-500:]

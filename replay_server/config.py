@@ -31,13 +31,18 @@ DEFAULT_DB_POOL_TIMEOUT = 10
 
 #: Settings that are texts even when they look like numbers.
 _TEXTS = ("DATA_DIR", "DATABASE_URL", "RATELIMIT", "RATELIMIT_STORAGE_URI", "SAMPLES_DIR",
-          "READ_RATELIMIT", "MOVES_RATELIMIT", "PREVIEW_RATELIMIT", "BASE_URL")
+          "READ_RATELIMIT", "MOVES_RATELIMIT", "PREVIEW_RATELIMIT", "MOVES_TURNS_RATELIMIT", "BASE_URL")
 #: The longest game the site replays (the notation allows 100,000 turns), and the most
 #: positions one JSON document of every position may hold: what one read costs stays bounded.
 DEFAULT_MAX_REPLAY_TURNS = 50_000
 DEFAULT_MAX_DOCUMENT_POSITIONS = 20_000
 #: The budget of reads that cost CPU (replays of long files not yet rendered), per client.
 DEFAULT_READ_RATELIMIT = "60 per minute"
+#: The budget of the legal moves (POST /api/v1/moves) in turns read, per client: each request
+#: reads and replays its whole record (half a second of CPU at 100,000 turns), so requests
+#: alone are no measure of the work. A recorder at the table asks for a few thousand turns a
+#: minute; this budget is about half a second of CPU a minute.
+DEFAULT_MOVES_TURNS_RATELIMIT = "100000 per minute"
 
 
 class ConfigError(ValueError):
@@ -120,6 +125,8 @@ def check_config(config: MutableMapping[str, Any], *, form_limit_set: bool = Fal
         config["RATELIMIT_STORAGE_URI"] = "memory://"
     if not config.get("READ_RATELIMIT"):
         config["READ_RATELIMIT"] = DEFAULT_READ_RATELIMIT
+    if not config.get("MOVES_TURNS_RATELIMIT"):
+        config["MOVES_TURNS_RATELIMIT"] = DEFAULT_MOVES_TURNS_RATELIMIT
     # The site's address as people reach it (https://lcn.example.org): share, embed and
     # permalink links are made with it; unset, pages carry relative links.
     config["BASE_URL"] = str(config.get("BASE_URL") or "").strip().rstrip("/") or None

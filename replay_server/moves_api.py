@@ -1,7 +1,8 @@
 """``POST /api/v1/moves``: the legal continuations of a game, for recorders and bots.
 
 A thin shell over :func:`lcn.legal_moves`, on the API blueprint of :mod:`replay_server.api`
-(its routes, error shape, size limit and rate limit of its own (MOVES_RATELIMIT)).
+(its routes, error shape, size limit and rate limit of its own (MOVES_RATELIMIT)), with the
+replay page's cap on turns and a budget of the turns it reads (MOVES_TURNS_RATELIMIT).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 import lcn
 from lcn.messages import translate
+from lcn.model import GameRecord
 from lcn.moves import InvalidRecord
 
 from .api import BadInput, _bad, bp
-from .security import moves_limit
+from .pages import refuse_long_game
+from .security import moves_limit, spend_moves_turns
 
 
 class MovesRequestSchema(Schema):
@@ -72,6 +75,14 @@ def _read_body() -> dict[str, Any]:
     return loaded
 
 
+def _game_of(text: str, game: int) -> GameRecord:
+    """Game ``game`` of the text, read (the games after it are not)."""
+    for index, record in enumerate(lcn.read_games(text), 1):
+        if index == game:
+            return record
+    raise BadInput(f"the text has no game {game}")
+
+
 @bp.post("/moves")
 @moves_limit
 def moves_route() -> ResponseReturnValue:
@@ -112,16 +123,31 @@ def moves_route() -> ResponseReturnValue:
           content:
             application/json:
               schema: ErrorSchema
+        422:
+          description: >-
+            the game has more turns than the site replays (`MAX_REPLAY_TURNS`, as the
+            replay page); code `too-long`
+          content:
+            application/json:
+              schema: ErrorSchema
         429:
-          description: too many requests
+          description: >-
+            too many requests (`MOVES_RATELIMIT`), or too many turns read
+            (`MOVES_TURNS_RATELIMIT`: each request costs the turns of its game)
           content:
             application/json:
               schema: ErrorSchema
     """
     try:
         body = _read_body()
+        record = _game_of(body["lcn"], body["game"])
+        # The turns read are charged to the client's budget (429 past it) before anything
+        # else, a game refused included: its reading was the larger part of the work. Then
+        # the replay page's cap, and its 422.
+        spend_moves_turns(len(record.turns))
+        refuse_long_game(len(record.turns), body["game"])
         try:
-            position = lcn.legal_moves(body["lcn"], game=body["game"], draws=body["draws"])
+            position = lcn.legal_moves(record, draws=body["draws"])
         except InvalidRecord as exc:
             raise BadInput("the record breaks a rule before the position asked for",
                            [d.to_json() for d in exc.diagnostics]) from None

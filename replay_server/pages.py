@@ -621,6 +621,21 @@ def _highlight(source: str, first_line: int, marked: tuple[int, ...]) -> Markup:
     return Markup(highlight(source, LCNLexer(), formatter))
 
 
+def refuse_long_game(turns: int, game: int) -> None:
+    """TooLongToReplay (422) for a game of more than ``MAX_REPLAY_TURNS`` turns.
+
+    The one cap of every surface that replays a game (the replay page, the recorder's board,
+    the legal moves, the annotation form): a game refused on one surface was answered on
+    another, at seconds of CPU a request.
+    """
+    longest = _setting("MAX_REPLAY_TURNS", DEFAULT_MAX_REPLAY_TURNS)
+    if turns > longest:
+        raise TooLongToReplay(
+            _("game %(game)s of this file has %(turns)s turns: this site replays games of at most "
+              "%(longest)s turns. Check it with `lcn validate`, or step through it with `lcn show`.",
+              game=game, turns=turns, longest=longest))
+
+
 def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | None = None,
                   embed: bool = False, view: str | None = None) -> str:
     """The replay page of game ``game`` of a file, opened at ``turn`` (0: before the first).
@@ -643,12 +658,7 @@ def render_replay(text: str, *, game_id: str | None, game: int = 1, turn: int | 
                        if len(games) == 1 else
                        _("this file has %(count)s games: there is no game %(game)s",
                          count=len(games), game=game))
-    longest = _setting("MAX_REPLAY_TURNS", DEFAULT_MAX_REPLAY_TURNS)
-    if games[game - 1]["turns"] > longest:
-        raise TooLongToReplay(
-            _("game %(game)s of this file has %(turns)s turns: this site replays games of at most "
-              "%(longest)s turns. Check it with `lcn validate`, or step through it with `lcn show`.",
-              game=game, turns=games[game - 1]["turns"], longest=longest))
+    refuse_long_game(games[game - 1]["turns"], game)
     if len(text) > HEAVY_TEXT_BYTES:
         count_heavy_read()
     data = outline_of(text, game)

@@ -18,7 +18,15 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from flask.typing import ResponseReturnValue
 
 from .i18n import say
-from .pages import HEAVY_TEXT_BYTES, outline_of, positions_of, told_of
+from .pages import (
+    HEAVY_TEXT_BYTES,
+    TooLongToReplay,
+    outline_of,
+    overview_of,
+    positions_of,
+    refuse_long_game,
+    told_of,
+)
 from .security import count_heavy_read
 
 bp = Blueprint("record", __name__)
@@ -31,8 +39,8 @@ class _Bad(ValueError):
     """A request the position route cannot answer: a 400 with this message."""
 
 
-def _bad(message: str, status: int = 400) -> Response:
-    response = jsonify({"error": {"code": "bad-input", "message": message}})
+def _bad(message: str, status: int = 400, code: str = "bad-input") -> Response:
+    response = jsonify({"error": {"code": code, "message": message}})
     response.status_code = status
     return response
 
@@ -74,6 +82,13 @@ def position_route() -> ResponseReturnValue:
         return _bad(str(exc))
     if len(text) > HEAVY_TEXT_BYTES:
         count_heavy_read()
+    games = overview_of(text)
+    if game > len(games):
+        return _bad(f"the text has no game {game}")
+    try:
+        refuse_long_game(games[game - 1]["turns"], game)  # the replay page's cap, and its 422
+    except TooLongToReplay as exc:
+        return _bad(str(exc.description), 422, "too-long")
     data = outline_of(text, game)
     if data is None:
         return _bad(f"the text has no game {game}")

@@ -20,12 +20,12 @@ from typing import Any, ParamSpec, TypeVar
 
 from flask import Flask, Response, current_app, g, request
 from flask.typing import ResponseReturnValue
-from flask_limiter import Limiter
+from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import ConfigError
+from .config import DEFAULT_MOVES_TURNS_RATELIMIT, ConfigError
 from .errors import error_response as site_error_response
 from .i18n import gettext
 
@@ -91,7 +91,9 @@ def moves_limit(view: Callable[P, R]) -> Callable[P, R]:
     """Rate limit the legal-moves route on its own budget, ``MOVES_RATELIMIT``.
 
     It writes nothing, so the writes' budget (30 a minute) would stop a recorder at the table
-    within a couple of turns; it is CPU all the same, so it has a budget of its own.
+    within a couple of turns; it is CPU all the same, so it has a budget of its own, and one in
+    turns read (``MOVES_TURNS_RATELIMIT``, charged by :func:`spend_moves_turns`), since a
+    request's cost grows with its record.
     """
 
     @wraps(view)
@@ -99,10 +101,45 @@ def moves_limit(view: Callable[P, R]) -> Callable[P, R]:
         limiter = current_app.extensions.get("lcn_limiter")
         if limiter is None or not limiter.enabled:
             return view(*args, **kwargs)
-        with limiter.shared_limit(_moves_limit_value, scope="lcn-moves"):
+        with limiter.shared_limit(_moves_limit_value, scope="lcn-moves"), \
+                limiter.shared_limit(_moves_turns_value, scope=_MOVES_TURNS):
+            # A client whose budget of turns is spent is refused here, before its record is
+            # read (that turn of the budget is the request's own).
             return view(*args, **kwargs)
 
     return wrapper
+
+
+_MOVES_TURNS = "lcn-moves-turns"
+
+
+def _moves_turns_value() -> str:
+    return str(current_app.config.get("MOVES_TURNS_RATELIMIT") or DEFAULT_MOVES_TURNS_RATELIMIT)
+
+
+def spend_moves_turns(turns: int) -> None:
+    """Charge the turns a legal-moves request reads against the client's ``MOVES_TURNS_RATELIMIT``;
+    past it, TooManyRequests (429).
+
+    A record's cost grows with its turns (half a second of CPU at 100,000), so 600 requests a
+    minute were up to five minutes of CPU. Called once the record is read and before it is
+    replayed; a charge that does not fit spends what is left, so that the next request is
+    refused before its record is read rather than read again to be refused.
+    """
+    limiter = current_app.extensions.get("lcn_limiter")
+    if limiter is None or not limiter.enabled or turns < 1:
+        return
+    try:
+        with limiter.shared_limit(_moves_turns_value, scope=_MOVES_TURNS, cost=turns):
+            pass
+    except RateLimitExceeded:
+        spent = limiter.current_limit
+        try:
+            if spent is not None and spent.remaining > 0:
+                limiter.limiter.hit(spent.limit, *spent.request_args, cost=spent.remaining)
+        except Exception:  # the counters' store is away: the refusal stands all the same
+            current_app.logger.exception("could not spend the rest of a budget of turns")
+        raise
 
 
 _PREVIEWS = "lcn-preview"
@@ -167,7 +204,10 @@ def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
             "Too many pictures of games asked for from your address (at most %(limit)s): please "
             "wait a little and try again.", limit=limit.limit), code="rate-limited")
     reads = _scope(limit) == "lcn-read"
-    if limit is not None:
+    if limit is not None and _scope(limit) == _MOVES_TURNS:
+        message = gettext("The legal moves have read too many turns of records from your address "
+                          "(at most %(limit)s): please wait a little and try again.", limit=limit.limit)
+    elif limit is not None:
         message = gettext("Too many reads of long games from your address (at most %(limit)s): "
                           "please wait a little and try again.", limit=limit.limit) if reads else \
             gettext("Too many writes from your address (at most %(limit)s): please wait a little "

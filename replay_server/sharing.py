@@ -315,7 +315,10 @@ def annotate(lcn_text: str, game: int, form: Any) -> str:
     A field that is absent leaves that part as it was; an empty one clears it. Other games of
     the file, and glyphs other than a turn's suffix glyph, are kept.
     """
+    from .pages import refuse_long_game
+
     records, record = _record(lcn_text, game)
+    refuse_long_game(len(record.turns), game)  # the replay page's cap, and its 422
     loaded = load_annotation_form(form, len(record.turns))
     annotator = loaded.get("annotator")
     if annotator is not None:
@@ -406,6 +409,8 @@ def save_annotation() -> ResponseReturnValue:
           description: the file holds more games than one request may store
         414:
           description: the link token g is longer than the site accepts
+        422:
+          description: the game has more turns than the site replays (MAX_REPLAY_TURNS)
         429:
           description: too many writes from this address
     """

@@ -172,6 +172,8 @@ class Store:
     """
 
     kind = "SQL"
+    #: Whether the database can only be read (an SQLite copy in a read-only directory).
+    read_only = False
 
     def __init__(self, engine: Engine, where: str, *, upgrade: bool = True) -> None:
         self.engine = engine
@@ -179,6 +181,9 @@ class Store:
         #: Whether ``ensure_schema`` migrates (True) or only checks the schema (False).
         self.upgrade = upgrade
         self._schema_ready = False
+        #: Whether the tables were found gone after the schema had been ready: from then on a
+        #: schema this code cannot use is an outage of the running site (503), not a start error.
+        self._schema_lost = False
         self._schema_lock = threading.Lock()
         self._health = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lcn-health")
         self._health_lock = threading.Lock()
@@ -195,9 +200,13 @@ class Store:
         return bool(exc.connection_invalidated) or isinstance(
             exc, sa_exc.OperationalError | sa_exc.InterfaceError)
 
+    def _check_same_database(self) -> None:
+        """Raise StoreUnavailable when the database is no longer the one this store opened."""
+
     @contextmanager
     def _begin(self, **options: Any) -> Iterator[Connection]:
         """A pooled connection in a transaction; failures of the database become StoreUnavailable."""
+        self._check_same_database()
         try:
             conn = self.engine.connect()
         except sa_exc.TimeoutError:
@@ -214,6 +223,14 @@ class Store:
             with conn.begin():
                 yield conn
         except sa_exc.DBAPIError as exc:
+            if _table_missing(exc):
+                # Dropped (or the database recreated empty) under the running site: what
+                # ensure_schema finds next time decides, as at a start (an empty database is
+                # migrated, a partial one reported).
+                self._schema_ready = False
+                self._schema_lost = True
+                raise StoreUnavailable(f"a table of the {self.kind} database {self.where} is gone: "
+                                       f"{_reason(exc)}") from exc
             if self._damaged(exc):
                 log.error("the %s database %s is damaged: %s", self.kind, self.where, _reason(exc))
                 raise StoreCorrupt(
@@ -240,6 +257,9 @@ class Store:
         if not isinstance(text, str) or not text:
             raise ValueError("a stored game must be a non-empty text")
         check_storable(text)
+        if self.read_only:
+            raise StoreUnavailable(f"the {self.kind} database {self.where} is open read-only "
+                                   "(its directory cannot be written): no game is stored")
         self.ensure_schema()
         gid = game_id(text)
         statement = self._insert().values(id=gid, lcn=text, created_at=_now()).on_conflict_do_nothing(
@@ -248,6 +268,9 @@ class Store:
             # RETURNING says whether the row was inserted (rowcount is not reliable for
             # INSERT ... ON CONFLICT with every driver).
             created = conn.execute(statement).first() is not None
+        # Committed, but into the file this store opened: if the path names another one now
+        # (deleted, renamed over), the game is lost at the next start: never acknowledged.
+        self._check_same_database()
         if not created:
             existing = self._select(gid)
             if existing is not None and existing != text:
@@ -297,16 +320,21 @@ class Store:
             return
         with self._schema_lock:
             if not self._schema_ready:
-                if self.upgrade:
-                    self.migrate()
-                else:
-                    self.check_schema()
+                try:
+                    if self.upgrade:
+                        self.migrate()
+                    else:
+                        self.check_schema()
+                except StoreError as exc:
+                    if self._schema_lost:
+                        raise StoreUnavailable(str(exc)) from exc
+                    raise
                 self._schema_ready = True
 
     def versions(self) -> tuple[int, int]:
         """The database's schema version and the oldest version whose code works on it."""
         with self._begin() as conn:
-            return _database_versions(conn)
+            return _database_versions(conn, self.where)
 
     def schema_version(self) -> int:
         """The schema version of the database (0 for an empty one)."""
@@ -328,7 +356,7 @@ class Store:
 
         with self._begin(lcn_write_lock=True) as conn:
             self._lock_for_migration(conn)
-            before, compatible_from = _database_versions(conn)
+            before, compatible_from = _database_versions(conn, self.where)
             _check_usable(before, compatible_from, where=self.where, upgrading=True)
             if before < SCHEMA_VERSION:
                 config = Config()
@@ -386,6 +414,17 @@ class SQLiteStore(Store):
     pysqlite's own transaction handling is turned off and each transaction starts with an
     explicit BEGIN (SQLAlchemy's documented recipe), so that a migration can take the write
     lock first (BEGIN IMMEDIATE) and two processes starting together migrate one at a time.
+
+    The store remembers which file it opened (device and inode). An open connection goes on
+    writing into a file deleted or renamed over under it, and whatever it writes there is
+    gone at the next start; so every transaction, and every write before it is acknowledged,
+    first checks that the path still names that file, and a new connection never creates a
+    file in place of the one that went away.
+
+    An existing file in a directory this process cannot write is opened read-only: SQLite
+    cannot create a WAL database's ``-shm`` there, so the file is read as unchanging
+    (``immutable``). A non-empty ``-wal`` beside it cannot be read that way (its games would
+    silently be missing): that is refused when the store is opened.
     """
 
     kind = "SQLite"
@@ -395,6 +434,12 @@ class SQLiteStore(Store):
                  max_overflow: int = DEFAULT_MAX_OVERFLOW, pool_timeout: float = DEFAULT_POOL_TIMEOUT,
                  upgrade: bool = True) -> None:
         self.path = path
+        self._identity: tuple[int, int] | None = None
+        self._uri: str | None = None
+        if path != ":memory:" and self._read_only_directory():
+            self._uri = self._read_only_uri()
+            self.read_only = True
+            upgrade = False
         if path == ":memory:":
             # Shared cache, so every pooled connection sees the same in-memory database.
             url = f"sqlite:///file:lcn-memory-{os.getpid()}-{id(self)}?mode=memory&cache=shared&uri=true"
@@ -403,14 +448,64 @@ class SQLiteStore(Store):
         engine = sa.create_engine(url, poolclass=sa.QueuePool, pool_size=pool_size,
                                   max_overflow=max_overflow, pool_timeout=pool_timeout,
                                   connect_args={"timeout": 30, "check_same_thread": False})
-        event.listen(engine, "do_connect", self._make_directory)
-        event.listen(engine, "connect", _sqlite_on_connect)
+        event.listen(engine, "do_connect", self._before_connect)
+        event.listen(engine, "connect", self._on_connect)
         event.listen(engine, "begin", _sqlite_on_begin)
         super().__init__(engine, path, upgrade=upgrade)
 
-    def _make_directory(self, *args: Any) -> None:
-        if self.path != ":memory:":
+    def _read_only_directory(self) -> bool:
+        path = Path(self.path)
+        return path.is_file() and not os.access(path.absolute().parent, os.W_OK)
+
+    def _read_only_uri(self) -> str:
+        from urllib.parse import quote
+
+        log_file = Path(self.path + "-wal")
+        if log_file.exists() and log_file.stat().st_size > 0 and not Path(self.path + "-shm").exists():
+            raise ValueError(
+                f"the SQLite database {self.path} has a write-ahead log ({log_file.name}) but no "
+                f"{Path(self.path).name}-shm, and its directory cannot be written, so SQLite cannot "
+                "read the log: copy the database with its -wal file to a directory the server can "
+                "write, or make the copy with `sqlite3 <database> \".backup <copy>\"`")
+        # With the -shm there, SQLite reads the log through it; without it (a checkpointed
+        # copy), the file alone is the whole database and is read as unchanging.
+        options = "mode=ro" if Path(self.path + "-shm").exists() else "mode=ro&immutable=1"
+        return f"file:{quote(str(Path(self.path).absolute()))}?{options}"
+
+    def _identity_now(self) -> tuple[int, int] | None:
+        try:
+            status = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return status.st_dev, status.st_ino
+
+    def _check_same_database(self) -> None:
+        if self._identity is None:
+            return  # not opened yet (or in memory)
+        now = self._identity_now()
+        if now == self._identity:
+            return
+        what = "deleted" if now is None else "replaced by another file"
+        log.error("the SQLite database %s was %s while the site was running: nothing more is "
+                  "read or stored until it is restored and the site restarted", self.path, what)
+        raise StoreUnavailable(f"the SQLite database {self.path} was {what} while the site was "
+                               "running: restore it and restart the site")
+
+    def _before_connect(self, _dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
+        if self.path == ":memory:":
+            return
+        # Once a file was opened, a missing one is never created afresh in its place.
+        self._check_same_database()
+        if self._uri is not None:
+            cargs[:1] = [self._uri]
+            cparams["uri"] = True
+        else:
             Path(self.path).absolute().parent.mkdir(parents=True, exist_ok=True)
+
+    def _on_connect(self, dbapi_connection: Any, record: Any) -> None:
+        _sqlite_on_connect(dbapi_connection, record, wal=not self.read_only)
+        if self.path != ":memory:" and self._identity is None:
+            self._identity = self._identity_now()
 
     def _damaged(self, exc: sa_exc.DBAPIError) -> bool:
         # A damaged file ("database disk image is malformed", "file is not a database") is
@@ -421,11 +516,13 @@ class SQLiteStore(Store):
         return sqlite_insert(games)
 
 
-def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_on_connect(dbapi_connection: Any, _record: Any, *, wal: bool = True) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA busy_timeout=30000")
+        if not wal:  # a read-only file: its journal mode is what it is
+            return
         # Turning WAL on needs the file's exclusive lock, and SQLite answers "database is
         # locked" at once, without its busy handler, to a connection that could deadlock by
         # waiting (several processes opening a new file together): try again for a while.
@@ -475,15 +572,28 @@ class PostgresStore(Store):
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext('lcn schema migration'))"))
 
 
-def _database_versions(conn: Connection) -> tuple[int, int]:
+def _database_versions(conn: Connection, where: str) -> tuple[int, int]:
     tables = set(sa.inspect(conn).get_table_names())
     if "lcn_schema" in tables:
         row = conn.execute(sa.select(lcn_schema.c.version, lcn_schema.c.compatible_from)).first()
         if row is not None:
+            if "games" not in tables:
+                # Not an empty database to start afresh on: the games were there and are gone.
+                log.error("the database %s has schema version %s but no games table", where, row[0])
+                raise StoreUnavailable(
+                    f"the table games is missing from the database {where}, whose schema says "
+                    f"version {row[0]}: restore the database from a backup")
             return int(row[0]), int(row[1])
     if "games" in tables:
         return 1, 1  # 1.0's schema (its own record, schema_version, says 1)
     return 0, 0
+
+
+def _table_missing(exc: sa_exc.DBAPIError) -> bool:
+    """Whether the driver says a table does not exist (PostgreSQL's undefined_table, SQLite's
+    "no such table")."""
+    return (getattr(exc.orig, "sqlstate", None) == "42P01"
+            or str(exc.orig).startswith("no such table"))
 
 
 def _check_usable(version: int, compatible_from: int, *, where: str, upgrading: bool = False) -> None:
@@ -589,6 +699,9 @@ def init_app(app: Flask) -> None:
     except StoreError as exc:
         store.close()
         raise ConfigError(f"LCN_DATABASE_URL: {exc}") from None
+    if store.read_only:
+        log.warning("the game store %s is open read-only (its directory cannot be written): "
+                    "games are served, uploads answer 503", store.where)
     app.extensions["lcn_store"] = store
     app.register_error_handler(StoreUnavailable, _unavailable)
     app.register_error_handler(UnstorableText, _unstorable)

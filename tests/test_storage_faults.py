@@ -7,6 +7,7 @@ or psycopg behind the server's back. The rollback tests run release 1.0's store
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
@@ -317,6 +318,299 @@ def test_a_newer_schema_that_drops_what_this_code_needs_is_refused(database_url:
             store.check_schema()
     finally:
         store.close()
+
+
+# -- the database taken away under a running site (issue #32) ----------------------------------
+
+def _games(count: int, tag: str) -> list[str]:
+    """Distinct valid games: the names differ, so every text has an id of its own."""
+    return [f'[Player1 "Ada {tag} {i}"]\n[Player2 "Bo"]\n\nR5/d xB2/d *\n' for i in range(count)]
+
+
+def _upload_all(client: Any, texts: list[str]) -> tuple[list[int], list[str]]:
+    """Statuses of the uploads and the ids of the acknowledged ones."""
+    statuses, acknowledged = [], []
+    for text in texts:
+        response = client.post("/api/v1/games", data=text, content_type="text/plain")
+        statuses.append(response.status_code)
+        if response.status_code in (200, 201):
+            acknowledged.append(response.get_json()["id"])
+    return statuses, acknowledged
+
+
+@pytest.mark.parametrize("how", ["deleted", "renamed-over"])
+def test_a_sqlite_file_taken_away_under_the_site_acknowledges_nothing(tmp_path: Path, how: str) -> None:
+    """The open connections go on writing into the file they hold: deleted, its inode lives on
+    until they close, and every game "stored" there is gone at the next start. The site sees
+    that the path no longer names the file it opened and answers 503 instead."""
+    path = tmp_path / "lcn.sqlite3"
+    app = make_app(tmp_path, {"REQUEST_LOG": False})
+    client = app.test_client()
+    first = client.post("/api/v1/games", data=GAME, content_type="text/plain")
+    assert first.status_code == 201 and client.get("/healthz").status_code == 200
+    if how == "deleted":
+        path.unlink()
+    else:
+        other = tmp_path / "other.sqlite3"
+        sqlite3.connect(other).close()
+        other.replace(path)
+    statuses, acknowledged = _upload_all(client, _games(10, how))
+    health = client.get("/healthz")
+    read = client.get(f"/api/v1/games/{first.get_json()['id']}")
+    app.extensions["lcn_store"].close()
+    recreated = path.exists()
+    # A restart: whatever was acknowledged after the file went away must be there.
+    restarted = make_app(tmp_path, {"REQUEST_LOG": False})
+    after = restarted.test_client()
+    kept = [gid for gid in acknowledged if after.get(f"/api/v1/games/{gid}").status_code == 200]
+    restarted.extensions["lcn_store"].close()
+    assert kept == acknowledged, f"{len(acknowledged) - len(kept)} of {len(acknowledged)} acknowledged lost"
+    assert statuses == [503] * 10
+    assert health.status_code == 503 and health.get_json() == {"status": "unavailable",
+                                                               "database": "unavailable"}
+    assert read.status_code == 503 and read.get_json()["error"]["code"] == "store-unavailable"
+    if how == "deleted":
+        assert not recreated, "the site made a new, empty file in place of the one deleted"
+
+
+def test_a_sqlite_file_deleted_under_gunicorn_loses_no_acknowledged_game(tmp_path: Path) -> None:
+    """The same under the real server: gunicorn with two workers, then a restart."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    path = tmp_path / "data" / "lcn.sqlite3"
+    env = dict(os.environ, LCN_DATA_DIR=str(tmp_path / "data"), LCN_DATABASE_URL=f"sqlite:///{path}",
+               LCN_RATELIMIT_ENABLED="0", LCN_REQUEST_LOG="0")
+
+    def call(method: str, where: str, body: bytes | None = None) -> tuple[int, Any]:
+        req = urllib.request.Request(base + where, data=body, method=method,
+                                     headers={"Content-Type": "text/plain"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"null")
+        except OSError:
+            return 0, None
+
+    def start() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{port}", "-w", "2",
+             "replay_server:create_app()"], env=env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True)
+        for _ in range(300):
+            if call("GET", "/healthz")[0] == 200:
+                return process
+            time.sleep(0.1)
+        stop(process)
+        pytest.fail("gunicorn did not start")
+
+    def stop(process: subprocess.Popen[bytes]) -> None:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+    server = start()
+    try:
+        assert call("POST", "/api/v1/games", GAME.encode())[0] == 201
+        path.unlink()
+        answers = [call("POST", "/api/v1/games", text.encode()) for text in _games(10, "gunicorn")]
+        health = [call("GET", "/healthz")[0] for _ in range(4)]  # both workers, most likely
+    finally:
+        stop(server)
+    acknowledged = [body["id"] for status, body in answers if status in (200, 201)]
+    server = start()
+    try:
+        kept = [gid for gid in acknowledged if call("GET", f"/api/v1/games/{gid}")[0] == 200]
+    finally:
+        stop(server)
+    assert kept == acknowledged, f"{len(acknowledged) - len(kept)} of {len(acknowledged)} acknowledged lost"
+    assert [status for status, _ in answers] == [503] * 10
+    assert health == [503] * 4
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def own_postgres_database(postgres_server: str) -> Any:
+    """A database of the test's own on the session's server, which the test may drop."""
+    import os
+
+    import psycopg
+
+    name = f"lcn_dropped_{os.getpid()}"
+    admin_url = postgres_server
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    yield admin_url, name, admin_url.rsplit("/", 1)[0] + f"/{name}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _until_ok(client: Any, method: str, where: str, tries: int = 5, **kwargs: Any) -> list[Any]:
+    """The answers to the same request sent until one succeeds (``tries`` at most)."""
+    answers = []
+    for _ in range(tries):
+        answers.append(getattr(client, method)(where, **kwargs))
+        if answers[-1].status_code < 300:
+            break
+    return answers
+
+
+@pytest.mark.parametrize("how", ["database recreated", "tables dropped"])
+def test_a_postgresql_database_emptied_under_the_site_answers_503_then_recovers(
+        tmp_path: Path, own_postgres_database: Any, how: str) -> None:
+    """An empty database is what the site migrates at start; found empty while it runs, it is
+    "unavailable" (503, never a 500 page) and migrated again, without a restart."""
+    import psycopg
+
+    admin_url, name, url = own_postgres_database
+    client = make_app(tmp_path, {"DATABASE_URL": url, "REQUEST_LOG": False}).test_client()
+    assert client.post("/api/v1/games", data=GAME, content_type="text/plain").status_code == 201
+    if how == "database recreated":
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {name}")
+    else:
+        _sql(url, "DROP TABLE games, lcn_schema, schema_version, alembic_version")
+    health = client.get("/healthz")
+    assert health.status_code in (200, 503) and health.is_json, health.get_data(as_text=True)[:200]
+    assert set(health.get_json()) == {"status", "database"}
+    uploads = _until_ok(client, "post", "/api/v1/games", data=OTHER, content_type="text/plain")
+    statuses = [answer.status_code for answer in uploads]
+    assert set(statuses[:-1]) <= {503} and statuses[-1] == 201, statuses
+    assert _until_ok(client, "get", "/healthz")[-1].status_code == 200
+    assert client.get(f"/api/v1/games/{uploads[-1].get_json()['id']}").status_code == 200
+
+
+def test_a_postgresql_games_table_dropped_alone_is_reported_not_recreated(
+        tmp_path: Path, postgres_url: str, caplog: Any) -> None:
+    """The schema record says the games are there, and they are not: damage to restore from
+    a backup, not an empty database to start afresh on."""
+    client = make_app(tmp_path, {"DATABASE_URL": postgres_url, "REQUEST_LOG": False}).test_client()
+    assert client.post("/api/v1/games", data=GAME, content_type="text/plain").status_code == 201
+    _sql(postgres_url, "DROP TABLE games")
+    with caplog.at_level(logging.WARNING):
+        answers = [client.post("/api/v1/games", data=OTHER, content_type="text/plain") for _ in range(3)]
+        health = client.get("/healthz")
+    assert [a.status_code for a in answers] == [503] * 3
+    assert answers[0].get_json()["error"]["code"] == "store-unavailable"
+    assert health.status_code == 503 and health.get_json() == {"status": "unavailable",
+                                                               "database": "unavailable"}
+    assert any("the table games is missing" in record.getMessage() for record in caplog.records)
+    tables = _sql(postgres_url, "SELECT table_name FROM information_schema.tables "
+                                "WHERE table_schema = current_schema()")
+    assert "games" not in {row[0] for row in tables}
+
+
+# -- a read-only copy ------------------------------------------------------------------------------
+
+def _as_unprivileged(code: str, *args: str) -> Any:
+    """Run ``code`` in a child that directory permissions apply to: as root (here and in CI),
+    root without the capabilities that let it write anywhere."""
+    import os
+    import subprocess
+    import sys
+
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
+    return subprocess.run([*prefix, sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, LCN_REQUEST_LOG="0"))
+
+
+_READ_COPY = """
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from site_support import make_app
+app = make_app(sys.argv[1], {"DATABASE_URL": "sqlite:///" + sys.argv[1] + "/lcn.sqlite3",
+                             "REQUEST_LOG": False})
+client = app.test_client()
+read = client.get("/api/v1/games/" + sys.argv[2])
+upload = client.post("/api/v1/games", data='[Player1 "X"]\\n[Player2 "Y"]\\n\\nR5/d xB2/d *\\n',
+                     content_type="text/plain")
+print(json.dumps({"read": read.status_code, "lcn": (read.get_json() or {}).get("lcn"),
+                  "health": client.get("/healthz").status_code, "upload": upload.status_code}))
+"""
+
+
+def test_a_wal_copy_without_shm_in_a_read_only_directory_is_read(tmp_path: Path) -> None:
+    """SQLite reads a WAL database through its -shm file, which it cannot create in a
+    read-only directory: the copy is opened as an unchanging file instead."""
+    import os
+    import shutil
+
+    source = tmp_path / "site"
+    app = make_app(source, {"REQUEST_LOG": False})
+    gid = app.test_client().post("/api/v1/games", data=GAME, content_type="text/plain").get_json()["id"]
+    app.extensions["lcn_store"].close()
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    with sqlite3.connect(source / "lcn.sqlite3") as conn:
+        conn.execute(f"VACUUM INTO '{copy / 'lcn.sqlite3'}'")
+    # A WAL database stays one on disk: VACUUM INTO writes the mode in the header.
+    with sqlite3.connect(copy / "lcn.sqlite3") as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+    for name in os.listdir(copy):
+        if name != "lcn.sqlite3":
+            (copy / name).unlink()
+    assert (copy / "lcn.sqlite3").read_bytes()[18:20] == b"\x02\x02"  # WAL mode in the header
+    tests_dir = str(Path(__file__).resolve().parent)
+    copy.chmod(0o555)
+    try:
+        result = _as_unprivileged(_READ_COPY, str(copy), gid, tests_dir)
+    finally:
+        copy.chmod(0o755)
+    assert result.returncode == 0, result.stderr[-2000:]
+    answer = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answer["read"] == 200 and game_id(answer["lcn"]) == gid and answer["health"] == 200, answer
+    assert answer["upload"] == 503
+    assert sorted(os.listdir(copy)) == ["lcn.sqlite3"]
+    shutil.rmtree(copy)
+
+
+def test_a_wal_copy_with_an_unreadable_log_is_refused_at_start(tmp_path: Path) -> None:
+    """A -wal file holds committed games that only its -shm makes readable: opening the file
+    without it would show an older database, so the start stops and says what to do."""
+    import os
+
+    source = tmp_path / "site"
+    app = make_app(source, {"REQUEST_LOG": False})
+    client = app.test_client()
+    client.post("/api/v1/games", data=GAME, content_type="text/plain")
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    holder = sqlite3.connect(source / "lcn.sqlite3")  # keeps the log from being checkpointed
+    holder.execute("PRAGMA wal_autocheckpoint=0")
+    gid = client.post("/api/v1/games", data=OTHER, content_type="text/plain").get_json()["id"]
+    for name in ("lcn.sqlite3", "lcn.sqlite3-wal"):
+        (copy / name).write_bytes((source / name).read_bytes())
+    holder.close()
+    app.extensions["lcn_store"].close()
+    assert (copy / "lcn.sqlite3-wal").stat().st_size > 0
+    copy.chmod(0o555)
+    try:
+        result = _as_unprivileged(_READ_COPY, str(copy), gid, str(Path(__file__).resolve().parent))
+    finally:
+        copy.chmod(0o755)
+    assert result.returncode != 0
+    assert "ConfigError" in result.stderr and "-wal" in result.stderr and "-shm" in result.stderr, \
+        result.stderr[-2000:]
+    assert sorted(os.listdir(copy)) == ["lcn.sqlite3", "lcn.sqlite3-wal"]
 
 
 # -- metrics -----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any
 from flask import jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, ValidationError, fields, validate
+from werkzeug.exceptions import TooManyRequests
 
 import lcn
 from lcn.messages import translate
@@ -143,8 +144,13 @@ def moves_route() -> ResponseReturnValue:
         record = _game_of(body["lcn"], body["game"])
         # The turns read are charged to the client's budget (429 past it) before anything
         # else, a game refused included: its reading was the larger part of the work. Then
-        # the replay page's cap, and its 422.
-        spend_moves_turns(len(record.turns))
+        # the replay page's cap, and its 422. A game over the cap is answered 422 even when
+        # its charge spent the budget: asking again later would not help it.
+        try:
+            spend_moves_turns(len(record.turns))
+        except TooManyRequests:
+            refuse_long_game(len(record.turns), body["game"])
+            raise
         refuse_long_game(len(record.turns), body["game"])
         try:
             position = lcn.legal_moves(record, draws=body["draws"])

@@ -73,6 +73,22 @@ def test_a_recorder_at_the_table_is_not_stopped_by_the_work_budget(tmp_path: Pat
     application.extensions["lcn_store"].close()
 
 
+def test_a_game_over_the_cap_is_refused_as_too_long_even_when_it_spends_the_budget(
+        tmp_path: Path) -> None:
+    """A game whose reading costs more than the whole budget of turns is still a game too long
+    to replay (422, which says why), not a 429 that invites asking again; the budget is spent
+    all the same, so the next request is refused before its record is read."""
+    application = make_app(tmp_path, {"RATELIMIT_ENABLED": True, "REQUEST_LOG": False,
+                                      "MAX_REPLAY_TURNS": 300,
+                                      "MOVES_TURNS_RATELIMIT": "500 per minute"})
+    client = application.test_client()
+    answer = client.post("/api/v1/moves", **_json(long_game(800)))
+    assert answer.status_code == 422, answer.get_data()[:300]
+    assert answer.get_json()["error"]["code"] == "too-long"
+    assert client.post("/api/v1/moves", **_json(long_game(10))).status_code == 429
+    application.extensions["lcn_store"].close()
+
+
 def _replay_page(client: Any, text: str) -> Any:
     return client.get(f"/v?g={encode_link(text)}")
 

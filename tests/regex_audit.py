@@ -347,3 +347,193 @@ def examples() -> list[tuple[str, str, bool]]:
 
 
 __all__ = ["MODES", "audit", "examples"]
+
+
+# -- Python-level loops ------------------------------------------------------------------------
+#
+# The regular expression engine is not the only place where work can grow with the square of
+# the input: a Python loop that copies what it works on at each step does too (``words =
+# words[:-1]`` while the last word is a comma copies the list once per comma). The shapes
+# below are found in the source by its syntax tree; each is quadratic only when what is copied
+# or searched grows with the input, which the syntax cannot tell, so a finding is either
+# rewritten or listed, with the reason it is bounded, where the audit is run.
+
+#: Methods that return a new string (or list) made from the one they are called on.
+_COPYING_METHODS = {"strip", "lstrip", "rstrip", "replace", "removeprefix", "removesuffix",
+                    "lower", "upper", "casefold", "expandtabs", "copy"}
+
+
+@dataclass(frozen=True)
+class LoopFinding:
+    """A shape of code in a loop whose cost per step may grow with the input."""
+
+    line: int
+    rule: str
+    code: str
+
+
+def _names_in(node: object) -> set[str]:
+    import ast
+
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}  # type: ignore[arg-type]
+
+
+def _target_key(node: object) -> str | None:
+    """A name or ``self.attr`` target as text, for comparing a target with its own use."""
+    import ast
+
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
+def _copy_of_itself(target: str, value: object) -> str | None:
+    """Which copy ``target = value`` makes of ``target`` itself, or None."""
+    import ast
+
+    def same(node: object) -> bool:
+        return _target_key(node) == target
+
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) and same(value.value):
+        return "a slice of itself"
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+            value.func.attr in _COPYING_METHODS and same(value.func.value):
+        return f".{value.func.attr}() of itself"
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) and \
+            (same(value.left) or same(value.right)):
+        other = value.right if same(value.left) else value.left
+        if isinstance(other, (ast.JoinedStr, ast.List, ast.Tuple)) or (
+                isinstance(other, ast.Constant) and isinstance(other.value, (str, bytes))):
+            return "itself with more appended"
+    return None
+
+
+class _LoopShapes:
+    """Walks one module's tree and collects the shapes, loop by loop."""
+
+    def __init__(self, source: str) -> None:
+        import ast
+
+        self.tree = ast.parse(source)
+        self.lines = source.splitlines()
+        self.found: list[LoopFinding] = []
+
+    def add(self, node: object, rule: str) -> None:
+        line = getattr(node, "lineno", 0)
+        self.found.append(LoopFinding(line, rule, self.lines[line - 1].strip() if line else ""))
+
+    def run(self) -> list[LoopFinding]:
+        import ast
+
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+                self.loop(node)
+        seen: set[tuple[int, str]] = set()
+        unique = []
+        for finding in sorted(self.found, key=lambda f: (f.line, f.rule)):
+            if (finding.line, finding.rule) not in seen:
+                seen.add((finding.line, finding.rule))
+                unique.append(finding)
+        return unique
+
+    def body(self, loop: object) -> list[object]:
+        """The nodes of a loop's body, without those of functions defined in it."""
+        import ast
+
+        out: list[object] = []
+        todo: list[object] = list(getattr(loop, "body", []))
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            out.append(node)
+            todo.extend(ast.iter_child_nodes(node))
+        return out
+
+    def loop(self, loop: object) -> None:
+        import ast
+
+        assert isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
+        fresh = _names_in(loop.target) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+        nodes = self.body(loop)
+        # A name assigned in the body from something else (before it is cut) starts afresh
+        # at each step: it is cut once a step, not once for each step so far.
+        starts: dict[str, int] = {}
+        for node in nodes:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    key = _target_key(target)
+                    if key is not None and key not in _names_in(node.value) and \
+                            key.split(".")[-1] not in _names_in(node.value):
+                        starts[key] = min(starts.get(key, node.lineno), node.lineno)
+        appended = {key for node in nodes if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "extend")
+                    and (key := _target_key(node.func.value)) is not None}
+        for node in nodes:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                key = _target_key(node.targets[0])
+                copy = _copy_of_itself(key, node.value) if key else None
+                if copy and key not in fresh and starts.get(key or "", node.lineno) >= node.lineno:
+                    self.add(node, f"`{key}` is replaced by {copy} at each step")
+            elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+                key = _target_key(node.target)
+                value = node.value
+                if key and key not in fresh and starts.get(key, node.lineno) >= node.lineno and (
+                        isinstance(value, ast.JoinedStr) or (
+                            isinstance(value, ast.Constant) and isinstance(value.value, (str, bytes)))):
+                    self.add(node, f"`{key}` grows by `+=` of a string at each step")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                attr, args = node.func.attr, node.args
+                first = args[0] if args else None
+                zero = isinstance(first, ast.Constant) and first.value == 0
+                if attr == "pop" and zero:
+                    self.add(node, "`.pop(0)` shifts the whole list at each step")
+                elif attr == "insert" and zero:
+                    self.add(node, "`.insert(0, ...)` shifts the whole list at each step")
+                elif attr in ("find", "index", "count") and len(args) == 1 and \
+                        isinstance(loop, ast.While) and not node.keywords:
+                    self.add(node, f"`.{attr}()` from the start at each step of a `while` loop")
+            elif isinstance(node, ast.Delete):
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
+                            and target.slice.value == 0:
+                        self.add(node, "`del x[0]` shifts the whole list at each step")
+            elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn))
+                                                       for op in node.ops):
+                for container in node.comparators:
+                    key = _target_key(container)
+                    if key in appended:
+                        self.add(node, f"`in` on the list `{key}`, which the same loop grows")
+
+
+def loop_findings(source: str) -> list[LoopFinding]:
+    """Every shape in ``source`` that may make a loop's cost grow with the square of its input."""
+    return _LoopShapes(source).run()
+
+
+def loop_examples() -> list[tuple[str, bool]]:
+    """(code, whether the loop audit flags it) for the audit's own tests."""
+    return [
+        ("while words and words[-1] == ',':\n    words = words[:-1]\n", True),
+        ("while text.endswith(' '):\n    text = text.rstrip(' ')\n", True),
+        ("for c in data:\n    out += f'{c},'\n", True),
+        ("for c in data:\n    out = out + 'x'\n", True),
+        ("while queue:\n    item = queue.pop(0)\n", True),
+        ("for x in data:\n    seen.insert(0, x)\n", True),
+        ("while True:\n    i = text.find('}')\n", True),
+        ("for x in data:\n    if x not in seen:\n        seen.append(x)\n", True),
+        ("while todo:\n    del todo[0]\n", True),
+        ("for line in lines:\n    line = line.strip()\n", False),
+        ("for raw in lines:\n    text = raw\n    text = text[1:]\n", False),
+        ("end = len(words)\nwhile end and words[end - 1] == ',':\n    end -= 1\n", False),
+        ("while True:\n    i = text.find('}', i + 1)\n", False),
+        ("for x in data:\n    total = total + 1\n", False),
+        ("for x in data:\n    if x not in seen:\n        seen.add(x)\n", False),
+        ("while queue:\n    item = queue.popleft()\n", False),
+        ("def f(words):\n    words = words[1:]\n", False),
+    ]
+
+
+__all__ += ["LoopFinding", "loop_examples", "loop_findings"]

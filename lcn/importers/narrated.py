@@ -32,6 +32,7 @@ Bo takes the red 7.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import unicodedata
@@ -165,7 +166,7 @@ def colour_of(word: str) -> str | None:
 
 
 # -- lines ------------------------------------------------------------------------------
-@dataclass
+@dataclass(slots=True)
 class Word:
     text: str
     folded: str
@@ -223,8 +224,18 @@ class Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.problems: list[Diagnostic] = []
-        self.names: list[str] = []
+        # The names by length and folded, longest first: a log may name thousands of players
+        # (a tournament's games, or a hostile input), and each action line looks its subject up.
+        self._by_length: dict[int, dict[str, str]] = {}
+        self._lengths: list[int] = []
         self.items: list[Item] = []
+
+    def add_name(self, name: str) -> None:
+        size = len(name)
+        if size not in self._by_length:
+            self._by_length[size] = {}
+            bisect.insort(self._lengths, -size)
+        self._by_length[size].setdefault(name.casefold(), name)
 
     def error(self, line: int, column: int, length: int, message: str) -> None:
         self.problems.append(note("narrated-syntax", message, Severity.ERROR, line=line,
@@ -302,8 +313,8 @@ class Parser:
         tag = _TAG.fullmatch(text)
         if tag is not None:
             value = _ESCAPED.sub(r"\1", tag.group(2))
-            if tag.group(1) in ("Player1", "Player2") and value not in self.names:
-                self.names.append(value)
+            if tag.group(1) in ("Player1", "Player2"):
+                self.add_name(value)
             return Item("tag", number, column, len(text), tag=(tag.group(1), value))
         # Positions rather than slices: a line of a million stamps or glyphs is read in one
         # pass (cutting the text after each would copy it each time).
@@ -364,8 +375,7 @@ class Parser:
             if len(names) == 2 and (listed or not any(self.action_words(n) for n in names)):
                 item.kind, item.names = "players", names
                 for name in names:
-                    if name not in self.names:
-                        self.names.append(name)
+                    self.add_name(name)
                 return item
         for pattern in _DECK_COUNT:
             if (m := pattern.fullmatch(text)) is not None:
@@ -468,11 +478,13 @@ class Parser:
     # -- actions --------------------------------------------------------------------------
     def subject(self, text: str) -> tuple[str, int] | None:
         """The player's name at the start of an action line and where the rest starts."""
-        for name in sorted(self.names, key=len, reverse=True):
-            size = len(name)
-            if text[:size].casefold() == name.casefold() and text[size:size + 1] == " ":
-                return name, size + 1
-        for m in list(_WORD.finditer(text))[1:]:
+        for negative in self._lengths:
+            size = -negative
+            if text[size:size + 1] == " ":
+                name = self._by_length[size].get(text[:size].casefold())
+                if name is not None:
+                    return name, size + 1
+        for m in itertools.islice(_WORD.finditer(text), 1, None):
             if fold(m.group(0)) in VERBS:
                 return text[: m.start()].rstrip(), m.start()
         return None
@@ -506,9 +518,12 @@ class Parser:
 
     def clause(self, line: int, clause: Clause) -> bool:
         """Fill in a clause from its words; report a word that does not fit, with its column."""
-        words = clause.words[1:]
-        while words and words[-1].folded in CONJUNCTIONS:
-            words = words[:-1]
+        # The conjunctions at the end are counted off, then cut once: cutting one at a time
+        # would copy the clause once for each (a line of a million commas).
+        end = len(clause.words)
+        while end > 1 and clause.words[end - 1].folded in CONJUNCTIONS:
+            end -= 1
+        words = clause.words[1:end]
         card_words: list[Word] = []
         i = 0
         while i < len(words):

@@ -6,8 +6,10 @@ and what the official rules say about each game.
 
 Exit status: 0 when every game converted and is valid; 1 when an input cannot be converted,
 a game cannot be written in the output format, or an imported game breaks the rules (it is
-still written, with the problems on standard error); 2 for usage and file errors, and for an
-input larger than ``lcn.importers.MAX_INPUT`` (4 MiB), refused while it is read.
+still written, with the problems on standard error); 2 for usage and file errors, for an
+input larger than ``lcn.importers.MAX_INPUT`` (4 MiB), refused while it is read, and for one
+past the importers' bounds on structure (``InputTooComplex``: an e-mail of thousands of
+nested parts).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from lcn.diagnostics import Diagnostic
 from lcn.importers import (
     DetectionError,
     ImportError_,
+    InputTooComplex,
     InputTooLarge,
     export_records,
     formats,
@@ -94,7 +97,8 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
         try:
             result = import_text(data, source_format)
         except ImportError_ as exc:
-            status = 1
+            # Past a bound on its structure, an input is refused as a file too large is.
+            status = max(status, 2 if isinstance(exc, InputTooComplex) else 1)
             if exc.diagnostics:
                 _show(exc.diagnostics, display, data, quiet=False)
                 count = len(exc.diagnostics)
@@ -124,7 +128,7 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
         _show(result.diagnostics, display, data, quiet)
         invalid = sum(1 for report in result.reports if not report.valid)
         if not result.valid:
-            status = 1
+            status = max(status, 1)
         if not quiet or invalid:
             count = len(result.records)
             note = msg(", {count} with errors", count=invalid) if invalid else ""
@@ -140,7 +144,7 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
     for d in exported.diagnostics:
         click.echo(f"lcn: {say(d.message)}", err=True)
     if not exported.complete:
-        status = 1
+        status = max(status, 1)
     if output == "-":
         sys.stdout.write(exported.text)
         sys.stdout.flush()

@@ -91,6 +91,11 @@ class UnknownFormatError(ImportError_):
     """A format name that no importer (or no writer) is registered under."""
 
 
+class InputTooComplex(ImportError_):
+    """An input past a bound the importers keep on its structure (an e-mail of thousands of
+    nested parts): refused before the work it would take, like an input too large."""
+
+
 class ExportError(ValueError):
     """A game that cannot be written in a format (the format needs what the record lacks)."""
 

@@ -21,10 +21,15 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import email
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+
+from ..diagnostics import Severity
+from ..messages import msg
+from .base import ImportError_, InputTooComplex, note, syntax_error
 
 #: The line that begins a message in an mbox file (after the file's start or a blank line).
 _FROM_LINE = re.compile(r"(?:\A|(?<=\n\n))From [^\n]*\n")
@@ -40,6 +45,27 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*+[A-Za-z]")
 #: What follows the log in the body: the commands, or the board (Lost Cities' begins with
 #: the other player's expeditions, padded with spaces, or the discard piles).
 _AFTER_LOG = re.compile(r"You can:$|\s|Discard\s")
+#: A part that holds parts (Python's parser reads each level by a call of its own: a few
+#: thousand levels exhaust its stack), and the line that may start a part.
+_CONTAINER = re.compile(r"^content-type:[ \t]*+(?:\r?\n[ \t]++)?+(?:multipart|message)/",
+                        re.IGNORECASE | re.MULTILINE)
+_DELIMITER = re.compile(r"^--", re.MULTILINE)
+#: The most parts holding parts one e-mail may have: brdg.me's have one, a mail program's a
+#: few; the bound keeps the parser's depth far below Python's stack.
+MAX_CONTAINERS = 20
+#: The most boundary lines (``--...``) one e-mail may have: its parts are walked one by one.
+MAX_PARTS = 1000
+#: The charsets the text of an e-mail is written in, as :func:`codecs.lookup` names them.
+#: Python knows other codecs (``punycode``, ``idna``, ``rot13``, ``zlib_codec``...) that are
+#: not charsets of text at all, and some decode in time growing with the square of the input.
+TEXT_CHARSETS = frozenset({
+    "utf-8", "utf-7", "ascii", "iso8859-1", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le",
+    "utf-32-be", *(f"iso8859-{n}" for n in (*range(2, 12), 13, 14, 15, 16)),
+    *(f"cp125{n}" for n in range(9)), "koi8-r", "koi8-u", "koi8-t", "mac-roman",
+    "mac-cyrillic", "mac-greek", "mac-latin2", "cp437", "cp850", "cp852", "cp866", "cp874",
+    "gb2312", "gbk", "gb18030", "big5", "big5hkscs", "cp950", "shift_jis", "cp932", "euc_jp",
+    "iso2022_jp", "euc_kr", "cp949", "iso2022_kr", "tis-620", "hz",
+})
 
 
 def is_mailbox(text: str) -> bool:
@@ -117,8 +143,35 @@ def _messages(text: str) -> list[tuple[int, str]]:
     return [(start, text[start:end]) for start, end in zip(starts, ends, strict=True)]
 
 
+def _refused(lines: _Lines, offset: int, message: str, bound: bool = False) -> ImportError_:
+    """The error for an e-mail that is not read, at its place (``bound``: past a bound on its
+    structure, refused as an input too large is)."""
+    line, column = lines.at(offset)
+    error = syntax_error("brdgme", [note("brdgme-mail", message, Severity.ERROR, line=line,
+                                         column=column)])
+    if not bound:
+        return error
+    return InputTooComplex(error.message, error.diagnostics, error.format)
+
+
+def _check_structure(lines: _Lines, offset: int, message_text: str) -> None:
+    """Refuse an e-mail whose structure would take more than a bounded effort to parse."""
+    containers = _CONTAINER.finditer(message_text)
+    for count, found in enumerate(containers, 1):
+        if count > MAX_CONTAINERS:
+            raise _refused(lines, offset + found.start(), msg(
+                "an e-mail with more than {limit} parts that hold parts (multipart or message): "
+                "brdg.me's e-mails have one", limit=MAX_CONTAINERS), bound=True)
+    for count, found in enumerate(_DELIMITER.finditer(message_text), 1):
+        if count > MAX_PARTS:
+            raise _refused(lines, offset + found.start(), msg(
+                "an e-mail with more than {limit} parts: brdg.me's e-mails have two",
+                limit=MAX_PARTS), bound=True)
+
+
 def _text_part(lines: _Lines, offset: int, message_text: str) -> _Placer | None:
     """The decoded text part of one message, placed in the file; None without one."""
+    _check_structure(lines, offset, message_text)
     message = email.message_from_string(message_text)
     for part in message.walk():
         if part.get_content_type() != "text/plain" or part.is_multipart():
@@ -130,6 +183,14 @@ def _text_part(lines: _Lines, offset: int, message_text: str) -> _Placer | None:
         start = offset + (found if found >= 0 else 0)
         encoding = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
         charset = part.get_content_charset() or "utf-8"  # brdg.me declares none: UTF-8
+        codec = _codec(charset)
+        if codec is None:
+            lower = message_text.lower()
+            header = lower.rfind("charset", 0, found if found > 0 else len(lower))
+            declared = lower.find(charset.lower(), max(header, 0))
+            raise _refused(lines, offset + max(declared, 0), msg(
+                "the e-mail's text is in `{charset}`, which is not a charset of text (expected one "
+                "such as utf-8, us-ascii, iso-8859-1 or windows-1252)", charset=charset))
         if encoding == "base64":
             places = [start + i for i, char in enumerate(payload) if not char.isspace()]
             letters = "".join(payload.split())
@@ -138,20 +199,27 @@ def _text_part(lines: _Lines, offset: int, message_text: str) -> _Placer | None:
                 data = base64.b64decode(letters)
             except (binascii.Error, ValueError):
                 data = b""
-            decoded = data.decode(_codec(charset), "replace")
+            decoded = data.decode(codec, "replace")
             return _Placer(lines, decoded, start, places)
         raw = part.get_payload(decode=True)
-        decoded = raw.decode(_codec(charset), "replace") if isinstance(raw, bytes) else payload
+        decoded = raw.decode(codec, "replace") if isinstance(raw, bytes) else payload
         return _Placer(lines, decoded, start, None if decoded == payload else [])
     return None
 
 
-def _codec(charset: str) -> str:
+def _codec(charset: str) -> str | None:
+    """The codec of a declared charset; None for a codec that is not a charset of text.
+
+    A name Python does not know is read as UTF-8, as brdg.me writes (a mailer's typo should
+    not lose the game); a name it knows must be one of :data:`TEXT_CHARSETS`.
+    """
     try:
-        "".encode(charset)
-    except LookupError:
+        name = codecs.lookup(charset).name
+    except (LookupError, ValueError):
         return "utf-8"
-    return "utf-8" if charset.lower() in ("us-ascii", "ascii") else charset
+    if name not in TEXT_CHARSETS:
+        return None
+    return "utf-8" if name == "ascii" else name
 
 
 def _log_block(decoded: str, start: int, end: int, placer: _Placer) -> list[MailLine]:

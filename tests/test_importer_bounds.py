@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,40 @@ def test_lcn_convert_refuses_a_deeply_nested_mailbox_with_exit_2(tmp_path: Path)
     assert "Traceback" not in result.output
     assert "more than 20 parts that hold parts" in result.output
 
+
+
+# -- OpenSpiel histories ------------------------------------------------------------------------
+
+def peak(work: Callable[[], object]) -> int:
+    """Bytes allocated at the peak while ``work`` runs, beyond what was there before."""
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        work()
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def numbers(size: int, separator: str) -> str:
+    """A history of ``size`` characters refused at its second action (a card dealt twice)."""
+    return ("0" + separator + "0" + separator + separator.join(["1"] * size))[:size]
+
+
+@pytest.mark.parametrize("separator", [", ", "\n"], ids=["one-line", "one-a-line"])
+def test_a_history_refused_at_its_second_action_stops_there(separator: str) -> None:
+    """It made a token, then a problem, for every action of the file before saying anything."""
+    text = numbers(1 << 20, separator)
+    read = _quietly(get_importer("openspiel").read)
+    assert peak(lambda: read(text)) < len(text), "more memory than the input itself"
+    with pytest.raises(ImportError_) as caught:
+        get_importer("openspiel").read(text)
+    assert [(d.line, d.column) for d in caught.value.diagnostics] == \
+        [(1, 4) if separator == ", " else (2, 1)]
+    small, large = calls(read, numbers(20_000, separator)), calls(read, numbers(80_000, separator))
+    assert large < 1.5 * small + 2_000, (small, large)
+
+
+def test_a_refused_history_costs_a_small_multiple_of_itself_through_detection() -> None:
+    text = numbers(1 << 20, ", ")
+    assert peak(lambda: _quietly(import_text)(text)) < 32 * len(text)

@@ -53,6 +53,7 @@ treats the wagers of a colour as alike, which is all the rules need.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -81,6 +82,8 @@ _CARD = re.compile(r"([bgprwy])(?:x([0-2])|([0-9]{1,2}))\Z")
 #: A number card in an action string, for telling the naming.
 _NUMBER_CARD = re.compile(r"(?:Deal|play|discard):[bgprwy]([0-9]{1,2})\Z")
 _TOKEN = re.compile(r"[^\s,\[\]'\"]+")
+#: A character of a token that is not a number: the history is of action strings.
+_NOT_NUMBER = re.compile(r"[^0-9\s,\[\]'\"]")
 #: A line that opens the game's parameters (spaces stay on the line: ``\s*`` after a line
 #: start would run over every following blank line, from each of them).
 _GAME_LINE = re.compile(r"^[^\S\n]*+(?:python_)?lost_cities\s*+\(", re.MULTILINE)
@@ -132,12 +135,48 @@ class Token:
         return (self.line, self.column, len(self.text))
 
 
-def _tokens(lines: list[tuple[int, str]]) -> list[Token]:
-    return [Token(m.group(0), number, m.start() + 1) for number, line in lines
-            for m in _TOKEN.finditer(line)]
+class _Tokens:
+    """The actions of a history, read from its lines each time they are gone through.
+
+    A history is replayed up to its first problem, and a problem comes within the first few
+    hundred actions of any input (a game has 72 cards): a list of every action of a file of
+    a million numbers, made before the first is looked at, cost seconds and a gigabyte.
+    """
+
+    def __init__(self, lines: list[tuple[int, str]] | None = None,
+                 listed: list[Token] | None = None, text: str | None = None) -> None:
+        self.lines = lines or []
+        self.listed = listed
+        self.text = text  # a whole input without serialized games: not cut into lines
+
+    def __iter__(self) -> Iterator[Token]:
+        if self.listed is not None:
+            yield from self.listed
+            return
+        if self.text is not None:
+            yield from self._in_text(self.text)
+            return
+        for number, line in self.lines:
+            for m in _TOKEN.finditer(line):
+                yield Token(m.group(0), number, m.start() + 1)
+
+    @staticmethod
+    def _in_text(text: str) -> Iterator[Token]:
+        number, line_start, previous = 1, 0, 0
+        for m in _TOKEN.finditer(text):
+            start = m.start()
+            ends = text.count("\n", previous, start)
+            if ends:
+                number += ends
+                line_start = text.rfind("\n", previous, start) + 1
+            previous = start
+            yield Token(m.group(0), number, start - line_start + 1)
+
+    def first(self) -> Token | None:
+        return next(iter(self), None)
 
 
-def naming_of(tokens: list[Token]) -> tuple[str | None, Token | None, Token | None]:
+def naming_of(tokens: Iterable[Token]) -> tuple[str | None, Token | None, Token | None]:
     """The naming action strings show: ("b1" | "b2" | None, first `1` card, first `10` card)."""
     one = ten = None
     for token in tokens:
@@ -334,6 +373,18 @@ class _Replay:
             self.phase = "move"
 
 
+def _feed(replay: _Replay, tokens: Iterable[Token]) -> Token | None:
+    """Replay a history up to its first problem (what follows a wrong action is read against
+    a wrong state: its problems would be echoes); the last action fed."""
+    last = None
+    for token in tokens:
+        replay.feed(token)
+        last = token
+        if replay.problems:
+            break
+    return last
+
+
 def _naming_words(naming: str) -> str:
     if naming == "b1":
         return msg("numbers 1-9, the earlier builds")
@@ -344,7 +395,7 @@ def _naming_words(naming: str) -> str:
 class _Game:
     """One history of the input: its actions, and the line it starts on."""
 
-    tokens: list[Token]
+    tokens: _Tokens
     line: int
     strings: bool
     #: The first line of a serialized game's ``[Game]`` section, when there is one.
@@ -386,9 +437,14 @@ class OpenSpielImporter(Importer):
         return self._read(text, None)
 
     def _read(self, text: str, naming: str | None) -> Conversion:
-        lines = list(enumerate(text.split("\n"), 1))
-        self._snapshot(lines)
-        games = self._games(lines)
+        self._snapshot(text)
+        if HEADER in text:
+            games = self._games(list(enumerate(text.split("\n"), 1)))
+        else:  # one history: its actions are read from the text as they are needed
+            tokens = _Tokens(text=text)
+            first = tokens.first()
+            strings = _NOT_NUMBER.search(text) is not None
+            games = [_Game(tokens, first.line if first is not None else 1, strings)]
         records: list[GameRecord] = []
         sources: list[SourceMap | None] = []
         diagnostics: list[Diagnostic] = []
@@ -403,20 +459,18 @@ class OpenSpielImporter(Importer):
                         # Untold naming: the other problems of the history are the same in
                         # either naming (it has no `1` and no `10`), so they are found too.
                         replay = _Replay(strings=True, naming="b2")
-                        for token in game.tokens:
-                            replay.feed(token)
+                        _feed(replay, game.tokens)
                         problems.extend(replay.problems)
                     continue
             used.add(chosen or "b2")
             replay = _Replay(strings=game.strings, naming=chosen or "b2")
-            for token in game.tokens:
-                replay.feed(token)
+            last = _feed(replay, game.tokens)
             if replay.problems:
                 problems.extend(replay.problems)
                 continue
             dealt = len(replay.dealt[0]) + len(replay.dealt[1])
             if dealt < DEALT:
-                where = game.tokens[-1].span if game.tokens else (game.line, 1, 1)
+                where = last.span if last is not None else (game.line, 1, 1)
                 problems.append(note(
                     "openspiel-history", msg("the history stops during the deal ({dealt} of "
                                              "{count} cards dealt): there is no game to convert "
@@ -442,7 +496,7 @@ class OpenSpielImporter(Importer):
             diagnostics.append(note("openspiel-naming", told, Severity.INFO))
         return conversion
 
-    def _tell(self, tokens: list[Token], problems: list[Diagnostic]) -> tuple[str | None, bool]:
+    def _tell(self, tokens: _Tokens, problems: list[Diagnostic]) -> tuple[str | None, bool]:
         """The naming of a history of action strings, or None after saying why it cannot tell;
         and whether it is None because nothing tells (rather than both namings showing)."""
         naming, one, ten = naming_of(tokens)
@@ -459,7 +513,7 @@ class OpenSpielImporter(Importer):
             return None, False
         if not any(_NUMBER_CARD.match(t.text) for t in tokens):
             return "b2", False  # wagers alone are named alike in every build
-        first = tokens[0] if tokens else Token("", 1, 1)
+        first = tokens.first() or Token("", 1, 1)
         problems.append(note(
             "openspiel-naming", msg("these action strings name no `1` card and no `10`: the "
                                     "fork's earlier builds write the number cards 1-9 (b1 is a "
@@ -471,12 +525,15 @@ class OpenSpielImporter(Importer):
             line=first.line, column=first.column, length=len(first.text)))
         return None, True
 
-    def _snapshot(self, lines: list[tuple[int, str]]) -> None:
+    def _snapshot(self, text: str) -> None:
         """Refuse ToString() and observation strings, which hold a moment and no moves."""
-        for number, line in lines:
+        begin = len(text) - len(text.lstrip())
+        if begin < len(text):
+            start = text.rfind("\n", 0, begin) + 1
+            end = text.find("\n", begin)
+            line = text[start:end if end >= 0 else len(text)]
+            number = text.count("\n", 0, start) + 1
             stripped = line.strip()
-            if not stripped:
-                continue
             if _TO_STRING.match(stripped):
                 what = msg("OpenSpiel's ToString() of a lost_cities state")
             elif _OBSERVATION.match(stripped):
@@ -498,9 +555,10 @@ class OpenSpielImporter(Importer):
         """The histories of the input: one per serialized game, or the whole input."""
         starts = [number for number, line in lines if line.strip() == HEADER]
         if not starts:
-            tokens = _tokens(lines)
-            strings = any(not t.text.isdigit() for t in tokens)
-            return [_Game(tokens, tokens[0].line if tokens else 1, strings)]
+            tokens = _Tokens(lines)
+            strings = any(_NOT_NUMBER.search(line) for _, line in lines)
+            token = tokens.first()
+            return [_Game(tokens, token.line if token is not None else 1, strings)]
         games = []
         problems: list[Diagnostic] = []
         if any(line.strip() for number, line in lines[:starts[0] - 1]):
@@ -585,7 +643,7 @@ class OpenSpielImporter(Importer):
                                                                  "short or edited)",
                                                                  needed=needed),
                                      Severity.ERROR, line=header, column=1))
-        tokens = pairs if pairs else _tokens(body)
+        tokens = _Tokens(listed=pairs) if pairs else _Tokens(body)
         if moves is not None and moves[0] != len(pairs):
             problems.append(note("openspiel-serialized", msg("move_number={moves}, but the "
                                                              "history holds {count} actions",
@@ -631,15 +689,15 @@ class OpenSpielImporter(Importer):
                                                              shown=shown(text)),
                                      Severity.ERROR, line=number,
                                      column=column, length=len(text)))
-                continue
+                break  # the first damaged pair is reported: the history stops there
             tokens.append(Token(match.group(2), number, column + match.start(2),
                                 int(match.group(1))))
         return tokens
 
     def _build(self, replay: _Replay, game: _Game, index: int, diagnostics: list[Diagnostic]
                ) -> GameBuilder:
-        tokens = game.tokens
-        first = tokens[0].line if tokens else game.line
+        token = game.tokens.first()
+        first = token.line if token is not None else game.line
         builder = GameBuilder(index, line=first)
         builder.tag("Player1", "Player 0")
         builder.tag("Player2", "Player 1")

@@ -33,6 +33,7 @@ Bo takes the red 7.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 import unicodedata
@@ -147,10 +148,15 @@ _FINAL_PART = re.compile(r"\s*+(.+?)(?<!\s)(?:\s*+:\s++|\s++)(-?\d{1,9})\s*+(?:p
 _NAME_LIST = re.compile(r",|\band\b|\bund\b")
 _HAND_PARTS = re.compile(r",|\band\b|\bund\b|\s{2,}")
 _ESCAPED = re.compile(r"\\(.)")
+_COMMENT_MARK = re.compile(r"[{};]")
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(word: str) -> str:
-    """A word for the vocabulary: lower case, umlauts spelled out, accents and ’ dropped."""
+    """A word for the vocabulary: lower case, umlauts spelled out, accents and ’ dropped.
+
+    Kept for words met again: a log repeats its few words (and a hostile line one word) a
+    million times."""
     word = word.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
     word = unicodedata.normalize("NFKD", word)
     return "".join(c for c in word if not unicodedata.combining(c)).replace("’", "'")
@@ -267,26 +273,31 @@ class Parser:
             elif _TAG.fullmatch(text.strip()):
                 out.append((number, text.rstrip(), comments))  # a tag value may hold `;` or `{`
                 continue
+            # From one mark of a comment to the next (a character at a time cost a Python
+            # step for each character of every upload, in detection too).
             kept: list[str] = []
             i = 0
-            while i < len(text):
-                char = text[i]
+            while (mark := _COMMENT_MARK.search(text, i)) is not None:
+                at = mark.start()
+                kept.append(text[i:at])
+                char = text[at]
                 if char == "{":
-                    end = text.find("}", i + 1)
+                    end = text.find("}", at + 1)
                     if end < 0:
-                        open_comment, opened_at, owner = [text[i + 1:]], (number, i + 1), comments
+                        open_comment, opened_at, owner = [text[at + 1:]], (number, at + 1), comments
                         break
-                    comments.append(text[i + 1:end].strip())
-                    kept.append(" " * (end + 1 - i))
+                    comments.append(text[at + 1:end].strip())
+                    kept.append(" " * (end + 1 - at))
                     i = end + 1
                     continue
                 if char == ";":
-                    comments.append(text[i + 1:].strip())
+                    comments.append(text[at + 1:].strip())
                     break
-                if char == "}":
-                    self.error(number, i + 1, 1, msg("`}}` without an opening `{{`"))
+                self.error(number, at + 1, 1, msg("`}}` without an opening `{{`"))
                 kept.append(char)
-                i += 1
+                i = at + 1
+            else:
+                kept.append(text[i:])
             out.append((number, "".join(kept).rstrip(), comments))
         if open_comment is not None:
             self.error(opened_at[0], opened_at[1], 1, msg("comment opened here is never closed: "

@@ -27,7 +27,8 @@ from lcn.importers import (
     InputTooLarge,
     export_records,
     formats,
-    import_text,
+    get_importer,
+    import_each,
     output_formats,
     read_limited,
 )
@@ -89,13 +90,20 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
     (games with their whole deal) or text (the narrated form). Every imported game is
     checked under the official rules; its problems go to standard error.
     """
+    # Each game is written (or, for a format of one document, kept) as soon as it is read
+    # and checked: its record and report are dropped then, so that a file of thousands of
+    # long games takes memory for its text, not for all its games at once.
+    exporter = get_importer(target_format)
+    chunks: list[str] = []
     records: list[GameRecord] = []
+    problems: list[Diagnostic] = []
+    written = 0
     status = 0
     for name in files:
         display = "<stdin>" if name == "-" else name
         data = _read(name)
         try:
-            result = import_text(data, source_format)
+            stream = import_each(data, source_format)
         except ImportError_ as exc:
             # Past a bound on its structure, an input is refused as a file too large is.
             status = max(status, 2 if isinstance(exc, InputTooComplex) else 1)
@@ -125,32 +133,48 @@ def convert(files: tuple[str, ...], source_format: str | None, target_format: st
             else:
                 click.echo(f"lcn: {display}: {say(exc.message)}", err=True)
             continue
-        _show(result.diagnostics, display, data, quiet)
-        invalid = sum(1 for report in result.reports if not report.valid)
-        if not result.valid:
+        diagnostics = list(stream.diagnostics)
+        count = invalid = 0
+        for game in stream.games:
+            count += 1
+            invalid += not game.report.valid
+            diagnostics.extend(game.diagnostics)
+            if exporter.streams:
+                text = exporter.write_one(game.record, written + count)
+                if isinstance(text, str):
+                    chunks.append(text)
+                else:
+                    problems.append(text)
+            else:
+                records.append(game.record)
+        written += count
+        _show(diagnostics, display, data, quiet)
+        if any(d.is_error for d in diagnostics):
             status = max(status, 1)
         if not quiet or invalid:
-            count = len(result.records)
             note = msg(", {count} with errors", count=invalid) if invalid else ""
             said = msg("{name}: {count} game read as {format}{note}", name=display, count=count,
-                       format=result.format, note=note) if count == 1 else \
+                       format=stream.format, note=note) if count == 1 else \
                 msg("{name}: {count} games read as {format}{note}", name=display, count=count,
-                    format=result.format, note=note)
+                    format=stream.format, note=note)
             click.echo(say(said), err=True)
-        records.extend(result.records)
-    if not records:
+    if not written:
         sys.exit(status or 1)
-    exported = export_records(records, target_format)
-    for d in exported.diagnostics:
+    if exporter.streams:
+        text = exporter.join(chunks)
+    else:
+        exported = export_records(records, target_format)
+        text, problems = exported.text, exported.diagnostics
+    for d in problems:
         click.echo(f"lcn: {say(d.message)}", err=True)
-    if not exported.complete:
+    if any(d.is_error for d in problems):
         status = max(status, 1)
     if output == "-":
-        sys.stdout.write(exported.text)
+        sys.stdout.write(text)
         sys.stdout.flush()
     else:
         try:
-            write_atomically(Path(output), exported.text)
+            write_atomically(Path(output), text)
         except OSError as exc:
             raise InputError(msg("cannot write '{output}': {reason}",
                                  output=output, reason=exc.strerror or exc)) from exc

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from lcn_cli.main import cli
 from site_support import make_app
 
-from lcn.importers import ImportError_, InputTooComplex, get_importer, import_text
+from lcn.importers import ImportError_, InputTooComplex, export_records, get_importer, import_text
 from tests.test_linear_cost import calls
 
 ACTION = "Ada plays the red 7\n"
@@ -230,3 +230,26 @@ def test_a_history_refused_at_its_second_action_stops_there(separator: str) -> N
 def test_a_refused_history_costs_a_small_multiple_of_itself_through_detection() -> None:
     text = numbers(1 << 20, ", ")
     assert peak(lambda: _quietly(import_text)(text)) < 32 * len(text)
+
+
+# -- Metapyziks game strings --------------------------------------------------------------------
+
+GAME_STRING = (Path(__file__).resolve().parent / "data" / "real" / "metapyziks"
+               / "six-colours.gamestring.txt").read_text(encoding="utf-8").strip()
+
+
+@pytest.mark.parametrize("to", ["lcn", "json"])
+def test_lcn_convert_of_many_long_games_holds_a_small_multiple_of_its_input(
+        tmp_path: Path, to: str) -> None:
+    """Every game's record and report were held until the end: a few hundred bytes for each
+    turn, near a gigabyte for 4 MiB of game strings (a turn takes about one character)."""
+    text = (GAME_STRING + "\n") * 120
+    source, output = tmp_path / "games.txt", tmp_path / f"games.{to}"
+    source.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    used = peak(lambda: runner.invoke(cli, ["convert", "-q", "--to", to, str(source), "-o",
+                                            str(output)]))
+    expected = export_records(import_text(text).records, to).text
+    assert output.read_text(encoding="utf-8") == expected
+    if to == "lcn":
+        assert used < 40 * len(text), f"{used / len(text):.0f} bytes for each byte of input"

@@ -29,19 +29,20 @@ from __future__ import annotations
 import dataclasses
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from ..diagnostics import Diagnostic, Severity
 from ..messages import Message, msg
 from ..model import GameRecord
-from ..validate import GameReport, validate_games
+from ..validate import GameReport, MatchChecks, validate_games, validate_record
 from .base import (
     Conversion,
     DetectionError,
     ExportError,
+    GameStream,
     Importer,
     ImportError_,
     InputTooComplex,
@@ -335,6 +336,31 @@ def _placed(d: Diagnostic, record: GameRecord, source: SourceMap | None, game: i
     return dataclasses.replace(d, line=span[0], column=span[1], length=span[2], extra=extra)
 
 
+_Read = TypeVar("_Read")
+
+
+def _read(data: str | bytes, fmt: str | None,
+          reading: Callable[[Importer, str, bool], _Read]) -> tuple[Importer, _Read]:
+    """The importer of an input and what ``reading(importer, text, detected)`` gives: the
+    limits, the detection and its doubts, as :func:`import_text` documents them."""
+    if len(data) > MAX_INPUT:
+        raise InputTooLarge(MAX_INPUT)
+    text = decode(data)
+    if fmt is not None:
+        importer = get_importer(fmt)
+        return importer, reading(importer, text, False)
+    importer, unsure = _choose(text)
+    try:
+        read = reading(importer, text, True)
+    except ImportError_ as exc:
+        if unsure is None:
+            raise
+        raise _unsure(importer, unsure, exc) from None
+    if unsure is not None:
+        raise _unsure(importer, unsure, None)
+    return importer, read
+
+
 def import_text(data: str | bytes, fmt: str | None = None) -> ImportResult:
     """Read the games of a log in format ``fmt`` (detected when None) and validate them.
 
@@ -343,32 +369,63 @@ def import_text(data: str | bytes, fmt: str | None = None) -> ImportResult:
     problems of the games themselves (a rule broken, a result that does not add up) are in
     the result, and ``valid`` is False.
     """
-    if len(data) > MAX_INPUT:
-        raise InputTooLarge(MAX_INPUT)
-    text = decode(data)
-    if fmt is not None:
-        importer = get_importer(fmt)
-        conversion: Conversion = importer.read(text)
-    else:
-        importer, unsure = _choose(text)
-        try:
-            conversion = importer.read_detected(text)
-        except ImportError_ as exc:
-            if unsure is None:
-                raise
-            raise _unsure(importer, unsure, exc) from None
-        if unsure is not None:
-            raise _unsure(importer, unsure, None)
+    importer, conversion = _read(data, fmt, lambda importer, text, detected: (
+        importer.read_detected(text) if detected else importer.read(text)))
     records = conversion.records
     sources = list(conversion.sources) + [None] * (len(records) - len(conversion.sources))
-    diagnostics = [d for d in conversion.diagnostics if "game" not in d.extra]
+    # By game, in one pass (a pass over them all for each game was quadratic).
+    diagnostics: list[Diagnostic] = []
+    own: dict[object, list[Diagnostic]] = {}
+    for d in conversion.diagnostics:
+        (own.setdefault(d.extra["game"], []) if "game" in d.extra else diagnostics).append(d)
     reports = list(validate_games(records))
     for index, (record, report) in enumerate(zip(records, reports, strict=True), 1):
-        diagnostics.extend(d for d in conversion.diagnostics if d.extra.get("game") == index)
+        diagnostics.extend(own.get(index, []))
         placed = [_placed(d, record, sources[index - 1], index) for d in report.diagnostics]
         report.diagnostics[:] = placed
         diagnostics.extend(placed)
     return ImportResult(records, conversion.format or importer.name, diagnostics, reports)
+
+
+@dataclass
+class ImportedGame:
+    """One game of :func:`import_each`: its record, its validation report, and every
+    diagnostic of it (the importer's, then the validator's, placed in the source)."""
+
+    record: GameRecord
+    report: GameReport
+    diagnostics: list[Diagnostic]
+
+
+@dataclass
+class ImportStream:
+    """The games of an input, validated one at a time as they are taken from ``games``."""
+
+    format: str
+    #: The diagnostics of no one game.
+    diagnostics: list[Diagnostic]
+    games: Iterator[ImportedGame]
+
+
+def import_each(data: str | bytes, fmt: str | None = None) -> ImportStream:
+    """:func:`import_text` for a caller that needs each game once, in order (``lcn
+    convert``): the same games, reports and diagnostics, but a game is built and validated
+    only when it is taken, so that a file of thousands of long games is never all in memory.
+
+    Every problem that stops the conversion is raised here, before any game is given.
+    """
+    importer, stream = _read(data, fmt, lambda importer, text, detected:
+                             importer.read_each(text, detected))
+
+    def games(stream: GameStream) -> Iterator[ImportedGame]:
+        matches = MatchChecks()
+        for index, (record, source, own) in enumerate(stream.games, 1):
+            report = validate_record(record, index)
+            matches.add(report)
+            placed = [_placed(d, record, source, index) for d in report.diagnostics]
+            report.diagnostics[:] = placed
+            yield ImportedGame(record, report, [*own, *placed])
+    return ImportStream(stream.format or importer.name, list(stream.diagnostics), games(stream))
 
 
 @dataclass
@@ -403,6 +460,8 @@ __all__ = [
     "ExportResult",
     "ImportError_",
     "ImportResult",
+    "ImportStream",
+    "ImportedGame",
     "Importer",
     "InputTooComplex",
     "InputTooLarge",
@@ -413,6 +472,7 @@ __all__ = [
     "export_records",
     "formats",
     "get_importer",
+    "import_each",
     "import_text",
     "output_formats",
     "read_limited",

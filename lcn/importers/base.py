@@ -10,7 +10,7 @@ problem at its line in the source) is done once, by the registry in ``lcn.import
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -59,6 +59,39 @@ class Conversion:
     #: The format the input turned out to be in, when reading told it apart from a kin
     #: (OpenSpiel's earlier builds); None: the importer's own name.
     format: str | None = None
+
+
+#: One game as an importer gives it: the record, where its turns come from, and what the
+#: importer says of it (its diagnostics, each with ``extra["game"]``).
+GameRead = tuple[GameRecord, SourceMap | None, list[Diagnostic]]
+
+
+@dataclass
+class GameStream:
+    """What an importer read, the games given one at a time (:meth:`Importer.read_each`).
+
+    Every problem of the input was found before the first game is given (an input that
+    cannot be converted converts nothing); ``diagnostics`` are those of no one game.
+    """
+
+    games: Iterator[GameRead]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    format: str | None = None
+
+    @classmethod
+    def of(cls, conversion: Conversion) -> GameStream:
+        """The games of a whole conversion, as a stream."""
+        own: dict[object, list[Diagnostic]] = {}
+        general: list[Diagnostic] = []
+        for d in conversion.diagnostics:
+            (own.setdefault(d.extra["game"], []) if "game" in d.extra else general).append(d)
+        records, sources = conversion.records, conversion.sources
+
+        def games() -> Iterator[GameRead]:
+            for index, record in enumerate(records, 1):
+                source = sources[index - 1] if index <= len(sources) else None
+                yield record, source, own.get(index, [])
+        return cls(games(), general, conversion.format)
 
 
 class ImportError_(ValueError):
@@ -139,6 +172,9 @@ class Importer(ABC):
     title: ClassVar[str]
     #: Whether games can be written in this format (``write_record`` is implemented).
     writes: ClassVar[bool] = False
+    #: Whether the text of several games is :meth:`join` of each one's (so games can be
+    #: written one at a time, as they are read); False where they make one document.
+    streams: ClassVar[bool] = True
 
     @abstractmethod
     def detect(self, text: str) -> float:
@@ -160,6 +196,16 @@ class Importer(ABC):
         """
         return self.read(text)
 
+    def read_each(self, text: str, detected: bool = False) -> GameStream:
+        """The games of the text one at a time, for a caller that needs each only once
+        (``lcn convert``), or ImportError_ as :meth:`read` (``detected``: as
+        :meth:`read_detected`).
+
+        By default the text is read whole; a format whose inputs hold thousands of long games
+        builds each when it is asked for, so that they are not all in memory at once.
+        """
+        return GameStream.of(self.read_detected(text) if detected else self.read(text))
+
     def write_record(self, record: GameRecord) -> str:
         """The text of one game in this format; ExportError when the game cannot be written."""
         raise ExportError(msg("games cannot be written as {name}", name=self.name))
@@ -173,12 +219,20 @@ class Importer(ABC):
         chunks: list[str] = []
         problems: list[Diagnostic] = []
         for index, record in enumerate(records, 1):
-            try:
-                chunks.append(self.write_record(record))
-            except ExportError as exc:
-                problems.append(note("export-failed", msg("game {index} cannot be written as "
-                                                          "{name}: {error}", index=index,
-                                                          name=self.name, error=exc.args[0]
-                                                          if exc.args else str(exc)),
-                                     Severity.ERROR, game=index))
+            written = self.write_one(record, index)
+            if isinstance(written, str):
+                chunks.append(written)
+            else:
+                problems.append(written)
         return self.join(chunks), problems
+
+    def write_one(self, record: GameRecord, index: int) -> str | Diagnostic:
+        """The text of game ``index`` (1-based), or the error that says why it cannot be
+        written."""
+        try:
+            return self.write_record(record)
+        except ExportError as exc:
+            return note("export-failed", msg("game {index} cannot be written as {name}: {error}",
+                                             index=index, name=self.name,
+                                             error=exc.args[0] if exc.args else str(exc)),
+                        Severity.ERROR, game=index)

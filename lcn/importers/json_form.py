@@ -19,6 +19,7 @@ class JSONImporter(Importer):
     name = "json"
     title = template("LCN records as JSON")
     writes = True
+    streams = False  # one JSON document holds every game
 
     def detect(self, text: str) -> float:
         head = text.lstrip()[:1]

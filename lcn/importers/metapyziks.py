@@ -43,6 +43,7 @@ import binascii
 import json
 import re
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..describe import card_words
@@ -52,7 +53,18 @@ from ..model import GameRecord
 from ..validate import validate_record
 from ..variants.classic import CLASSIC_5, CLASSIC_6, COLOUR_NAMES, ClassicConfig, parse_cards, parse_move
 from . import houserules
-from .base import Conversion, ExportError, Importer, SourceMap, Span, note, shown, syntax_error
+from .base import (
+    Conversion,
+    ExportError,
+    GameRead,
+    GameStream,
+    Importer,
+    SourceMap,
+    Span,
+    note,
+    shown,
+    syntax_error,
+)
 from .common import CLASSIC, GameBuilder
 
 VERSION = 3
@@ -509,31 +521,59 @@ class MetapyziksImporter(Importer):
         found, problems = _sources(text)
         diagnostics = []
         finals: list[_Final] = []
+        for builder, final in self._built(found, problems):
+            records.append(builder.finish())
+            sources.append(builder.source)
+            diagnostics.extend(builder.diagnostics)
+            finals.append(final)
+        self._check_all(text, found, finals, problems)
+        return Conversion(records, diagnostics, sources)
+
+    def read_each(self, text: str, detected: bool = False) -> GameStream:
+        """Each game built when it is asked for: a file of thousands of game strings of
+        hundreds of turns each held them all, a few hundred bytes a turn, near a gigabyte for
+        4 MiB. The input is gone through once first, each game built and dropped, so that
+        every problem is found before the first game is given."""
+        found, problems = _sources(text)
+        finals = [final for _, final in self._built(found, problems)]
+        self._check_all(text, found, finals, problems)
+
+        def games() -> Iterator[GameRead]:
+            for builder, _ in self._built(found, [], check=False):
+                record = builder.finish()
+                yield record, builder.source, builder.diagnostics
+        return GameStream(games())
+
+    def _built(self, found: list[_Source], problems: list[Diagnostic], check: bool = True
+               ) -> Iterator[tuple[GameBuilder, _Final]]:
+        """The game of each game string that can be read; a problem for each that cannot."""
+        count = 0
         for number, source in enumerate(found, 1):
             try:
                 game = decode(source.text)
-                builder, final = self._convert(game, len(records) + 1, source.line,
+                builder, final = self._convert(game, count + 1, source.line,
                                                source.column - 1, source.summary)
             except Damaged as exc:
                 problems.append(_problem(msg("game string {number}: {problem}", number=number,
                                              problem=exc.args[0]), source.line,
                                          _column(source.column - 1, exc.offset)))
                 continue
-            if source.summary is not None and len(problems) < 100:
+            if check and source.summary is not None and len(problems) < 100:
                 # (bounded: each problem searches its line, and a runner's file is one line)
                 problems.extend(_check_summary(source, final, number))
-            records.append(builder.finish())
-            sources.append(builder.source)
-            diagnostics.extend(builder.diagnostics)
-            finals.append(final)
+            count += 1
+            yield builder, final
+
+    def _check_all(self, text: str, found: list[_Source], finals: list[_Final],
+                   problems: list[Diagnostic]) -> None:
+        """Raise the problems of the input (with the console's lines checked), if any."""
         if not problems and _console(text) and len(finals) == len(found):
             problems.extend(_check_console(text, found, finals))
-        if problems or not records:
+        if problems or not finals:
             if not problems:
                 problems.append(note("metapyziks-damaged", msg("no game string found"),
                                      Severity.ERROR))
             raise syntax_error(self.name, problems)
-        return Conversion(records, diagnostics, sources)
 
     def _convert(self, game: GameString, index: int, line: int, prefix: int,
                  summary: dict[str, object] | None = None) -> tuple[GameBuilder, _Final]:

@@ -415,3 +415,54 @@ def test_the_loop_audit_finds_the_trailing_comma_loop() -> None:
 def test_no_loop_copies_what_it_works_on() -> None:
     unexplained = [where for key, where in _loop_findings().items() if key not in LOOP_ALLOWED]
     assert not unexplained, "loops whose cost may grow with the input:\n" + "\n".join(unexplained)
+
+
+# -- dynamic: the hostile shapes of the importers -----------------------------------------------
+
+def _mail(body: str, headers: str = "Content-Transfer-Encoding: base64\n"
+          "Content-Type: text/plain; charset=punycode\n\n") -> str:
+    return ("From play@brdg.me Mon Jan  1 00:00:00 2024\nSubject: Your turn\nFrom: play@brdg.me\n"
+            "MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary=B\n\n--B\n"
+            + headers + body + "\n--B--\n")
+
+
+def _punycode(n: int) -> str:
+    import base64
+
+    letters = "".join(chr(0x400 + i * 7 % 500) for i in range(n)).encode("punycode")
+    return _mail(base64.b64encode(letters).decode("ascii"))
+
+
+def _nested(n: int) -> str:
+    opening = "".join(f"--B{i}\nContent-Type: multipart/mixed; boundary=B{i + 1}\n\n"
+                      for i in range(n // 60))
+    return _mail("", "Content-Type: multipart/mixed; boundary=B0\n\n" + opening)
+
+
+#: Shapes that once cost more than linear steps or memory (tests/test_importer_bounds.py has
+#: each with its figures), by name: a text of about ``n`` characters.
+HOSTILE: dict[str, Callable[[int], str]] = {
+    "trailing-commas": lambda n: "Ada plays the red 7\nAda drew " + "," * n + "!\n",
+    "player-names": lambda n: "".join(f"Players: a{i}, b{i}\n" for i in range(n // 40)) + (
+        "Ada plays the red 7\nAda draws from the draw pile\n" * (n // 40)),
+    "punycode-body": _punycode,
+    "nested-mime": _nested,
+    "number-run": lambda n: ("0, 0, " + ", ".join(["1"] * n))[:n],
+    "number-lines": lambda n: ("0\n0\n" + "\n".join(["1"] * n))[:n],
+}
+
+
+@pytest.mark.parametrize("entry", ["detect", "import"])
+@pytest.mark.parametrize("shape", list(HOSTILE))
+def test_hostile_shapes_cost_steps_in_proportion(shape: str, entry: str) -> None:
+    from lcn.importers import ImportError_, detect, import_text
+
+    def run(text: str) -> object:
+        try:
+            return detect(text) if entry == "detect" else import_text(text)
+        except ImportError_:
+            return None
+
+    make = HOSTILE[shape]
+    small, large = calls(run, make(3_000)), calls(run, make(12_000))
+    assert large <= 4.5 * small + 2_000, f"{shape} ({entry}): calls on n and 4n: {small}, {large}"

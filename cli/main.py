@@ -6,9 +6,11 @@ is not, 2 for usage and input errors.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -113,6 +115,73 @@ class _Commands(click.Group):
                 self.add_command(command)
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        # Click answers Ctrl-C with "Aborted!" and status 1, which says a game is invalid;
+        # the command's own cleanup (its workers stopped, its cluster closed) has run when
+        # the interrupt gets here, and the entry point says it in its own words.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
+
+
+class Interrupted(BaseException):
+    """Ctrl-C, past click (which catches ``KeyboardInterrupt`` and ``Exception``): exit 130."""
+
+
+class _Interrupts:
+    """Ctrl-C during ``lcn validate`` with workers or a cluster.
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread is when the signal comes:
+    inside a callback of the garbage collector (Dask has one) it is reported as "Exception
+    ignored" and lost, and the run would go on to the end with status 0. The handler here
+    notes it too, and the command looks at the note after every game and at the end.
+    """
+
+    noted = False
+    _raising = True
+    _before: Any = None
+
+    @classmethod
+    def watch(cls, handle: bool) -> None:
+        """Start with nothing noted; with ``handle``, take SIGINT until :meth:`unwatch`."""
+        cls.noted, cls._raising = False, True
+        if handle and threading.current_thread() is threading.main_thread():
+            import signal  # only with workers: a run of one job does not pay for it
+
+            cls._before = signal.signal(signal.SIGINT, cls._note)
+
+    @classmethod
+    def unwatch(cls) -> None:
+        """Put back the handler of before (a caller of the command in-process keeps its own)."""
+        if cls._before is not None and threading.current_thread() is threading.main_thread():
+            import signal
+
+            signal.signal(signal.SIGINT, cls._before)
+            cls._before = None
+
+    @classmethod
+    def _note(cls, _signum: int, _frame: Any) -> None:
+        cls.noted = True
+        if cls._raising:
+            raise KeyboardInterrupt
+
+    @classmethod
+    def check(cls) -> None:
+        if cls.noted:
+            cls.noted = False
+            raise KeyboardInterrupt
+
+    @classmethod
+    @contextlib.contextmanager
+    def held(cls) -> Iterator[None]:
+        """Ctrl-C only noted meanwhile (stopping the workers is not itself interrupted)."""
+        raising, cls._raising = cls._raising, False
+        try:
+            yield
+        finally:
+            cls._raising = raising
+
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     # Click's own version option takes the version when the command is defined; this one
@@ -216,31 +285,37 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     only_problems = quiet and fmt == "text"
     cluster = None
     pool = None
-    if dask_address is not None:
-        from lcn.cluster import ClusterError, connect  # Dask is imported only for --dask
-
-        try:
-            cluster = connect(dask_address, quiet=True)
-        except ClusterError as exc:
-            click.echo(f"lcn: {printable(str(exc))}", err=True)
-            sys.exit(2)
-        pool = cluster.workers()
-        jobs = pool.count + 1
-    # With several processes, one pool serves every file: small files are validated in
-    # groups, big ones cut into parts, and each file's reports come here in turn. A
-    # cluster's workers are such a pool.
-    file_runs = FileRuns([None if name == "-" else name for name in files], jobs,
-                         report_plain=not only_problems, matches=matches,
-                         pool=pool) if jobs > 1 else None
+    file_runs = None
+    _Interrupts.watch(jobs > 1 or dask_address is not None)
     try:
+        if dask_address is not None:
+            from lcn.cluster import ClusterError, connect  # Dask is imported only for --dask
+
+            try:
+                cluster = connect(dask_address, quiet=True)
+            except ClusterError as exc:
+                click.echo(f"lcn: {printable(str(exc))}", err=True)
+                sys.exit(2)
+            pool = cluster.workers()
+            jobs = pool.count + 1
+        # With several processes, one pool serves every file: small files are validated in
+        # groups, big ones cut into parts, and each file's reports come here in turn. A
+        # cluster's workers are such a pool.
+        file_runs = FileRuns([None if name == "-" else name for name in files], jobs,
+                             report_plain=not only_problems, matches=matches,
+                             pool=pool) if jobs > 1 else None
         any_invalid, io_error = _validate_files(
             files, iter(file_runs) if file_runs is not None else None, fmt, quiet, warnings, jobs,
             no_progress, matches, only_problems)
+        _Interrupts.check()
     finally:
-        if file_runs is not None:
-            file_runs.close()
-        if cluster is not None:
-            cluster.close()
+        with _Interrupts.held():  # the workers and the cluster are stopped whole
+            if file_runs is not None:
+                file_runs.close()
+            if cluster is not None:
+                cluster.close()
+        _Interrupts.unwatch()
+    _Interrupts.check()  # one that came while they were stopped
     if pool is not None and pool.lost:
         click.echo(f"lcn: {printable(pool.lost)}", err=True)
     if io_error:
@@ -301,6 +376,7 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
         caret_lines = source if isinstance(source, StdinStream) else SourceLines(source)
         try:
             for report in reading(run, display):
+                _Interrupts.check()
                 progress.update(run.position, report.index)
                 total += 1
                 if report.valid:
@@ -683,6 +759,10 @@ def main() -> None:
         click.echo("lcn: " + say(msg("cannot write the output: {reason}",
                                      reason=exc.strerror or exc)), err=True)
         sys.exit(2)
+    except Interrupted:
+        # 128 + SIGINT, as a shell reports a command that Ctrl-C stopped.
+        click.echo("lcn: " + say(msg("interrupted")), err=True)
+        sys.exit(130)
     sys.exit(status)
 
 

@@ -419,6 +419,52 @@ def _check_address(address: str) -> None:
         raise ClusterError(_message("address", address=address, reason=exc)) from exc
 
 
+class _HeldInterrupts:
+    """Ctrl-C held while a local cluster starts, and raised once it is there to be closed.
+
+    Ctrl-C reaches every process of the terminal's group. SIGINT is blocked in this thread
+    while the cluster starts: the threads and processes started meanwhile (Dask's event
+    loop, the nannies' workers) inherit the block, so this process alone answers it, and
+    stops them cleanly. An interrupt taken meanwhile by a thread started before (the kernel
+    gives it to any thread that does not block it) is only :attr:`noted`, for the caller to
+    raise once the cluster is closed.
+    """
+
+    def __init__(self) -> None:
+        import signal
+
+        self._signal = signal
+        self.noted = False
+        self._active = hasattr(signal, "pthread_sigmask") \
+            and threading.current_thread() is threading.main_thread()
+        self._handler: Any = None
+        self._mask: set[Any] = set()
+
+    def _note(self, _signum: int, _frame: Any) -> None:
+        self.noted = True
+
+    def __enter__(self) -> _HeldInterrupts:
+        if self._active:
+            # multiprocessing's resource tracker unblocks SIGINT in the thread that first
+            # starts it (Dask's event loop, whose workers would then take Ctrl-C): started
+            # here first, before the block, it leaves the block alone.
+            with contextlib.suppress(ImportError, OSError):
+                from multiprocessing import resource_tracker
+
+                resource_tracker.ensure_running()
+            signal = self._signal
+            self._handler = signal.signal(signal.SIGINT, self._note)
+            self._mask = set(signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self._active:
+            return
+        signal = self._signal
+        signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)  # one that came is handled now
+        signal.signal(signal.SIGINT, self._handler)
+
+
 def connect(address: str, *, timeout: float | None = None, quiet: bool = False) -> Cluster:
     """A cluster to validate on: ``"local"`` starts a ``distributed.LocalCluster`` of one
     worker process per core (:data:`LOCAL_WORKERS` to choose), one thread each (validation
@@ -438,15 +484,27 @@ def connect(address: str, *, timeout: float | None = None, quiet: bool = False) 
                 logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     local = None
     if address == "local":
-        try:
-            local = distributed.LocalCluster(n_workers=local_workers(), threads_per_worker=1,
-                                             processes=True, dashboard_address=None,
-                                             silence_logs=logging.ERROR)
-            client = distributed.Client(local, set_as_default=False)
-        except Exception as exc:
-            if local is not None:
-                local.close()
-            raise ClusterError(_message("local", reason=exc)) from exc
+        # Ctrl-C during the start waits until the cluster is there to be closed, and
+        # reaches none of its workers (see _HeldInterrupts).
+        held = _HeldInterrupts()
+        with held:
+            try:
+                # The scheduler's HTTP server (it has one even without a dashboard) on a
+                # free port of loopback: with another cluster on the machine, port 8787 would
+                # be taken, and Dask would print a warning about it.
+                local = distributed.LocalCluster(n_workers=local_workers(), threads_per_worker=1,
+                                                 processes=True, dashboard_address=None,
+                                                 scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                                 silence_logs=logging.ERROR)
+                client = distributed.Client(local, set_as_default=False)
+            except Exception as exc:
+                if local is not None:
+                    local.close()
+                raise ClusterError(_message("local", reason=exc)) from exc
+        if held.noted:  # interrupted while it started: closed, then the interrupt goes on
+            client.close()
+            local.close()
+            raise KeyboardInterrupt
     else:
         _check_address(address)
         try:

@@ -390,6 +390,11 @@ _SentPart = tuple[list[_Packed | int], list[_PackedDiagnostic], bool, _Identity 
 
 def _start_worker(source: Path | bytes | None) -> None:
     global _worker_source
+    # Ctrl-C reaches every process of the terminal's group: the first process alone answers
+    # it, and stops the workers (a worker interrupted would only print a traceback).
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_source = _Source(source) if source is not None else None
 
 

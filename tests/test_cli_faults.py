@@ -9,8 +9,10 @@ of the file.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -193,3 +195,66 @@ def test_a_file_rewritten_during_dask_is_said_to_have_changed(
     assert status == 2, (status, out[-500:], err)
     assert err == f"lcn: {path} changed while it was read; run again\n", err
     assert " games: " not in out, out[-500:]
+
+
+# Ctrl-C in the middle of a run with workers.
+
+
+def _group(pgid: int) -> list[str]:
+    """The processes of a process group still running (not those that ended and wait to be
+    reaped by whoever adopted them), as "pid command"."""
+    left = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            left.append(f"{entry.name} {command[:120]}")
+    return left
+
+
+def _interrupted(tmp_path: Path, *options: str) -> None:
+    """Start ``lcn validate`` on a file whose verdicts fill a pipe, in its own process group
+    (a terminal's foreground group, as Ctrl-C sees it), wait for its first verdict, and
+    interrupt the whole group as Ctrl-C does."""
+    text = FULL_DEAL.read_text(encoding="utf-8")
+    big = tmp_path / "big.lcn"
+    # Far more verdicts than the pipe holds: the run cannot end before it is interrupted,
+    # whatever the speed of the machine, while nothing reads them.
+    big.write_text("\n".join([text] * 6000), encoding="utf-8")
+    process = subprocess.Popen(_lcn("validate", *options, str(big)), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=tmp_path, env=_env(),
+                               start_new_session=True)
+    assert process.stdout is not None
+    try:
+        first = process.stdout.readline()  # the workers are at work
+        assert first.startswith(str(big).encode()), first
+        os.killpg(process.pid, signal.SIGINT)
+        _out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    said = err.decode("utf-8", "replace")
+    assert "Traceback" not in said and "Exception ignored" not in said, said
+    assert process.returncode == 130, said
+    assert said == "lcn: interrupted\n", said
+    deadline = time.monotonic() + 30
+    while _group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the workers are told to stop before the command ends
+    assert not _group(process.pid), _group(process.pid)
+
+
+def test_ctrl_c_during_jobs_stops_every_process_in_one_line(tmp_path: Path) -> None:
+    _interrupted(tmp_path, "-j2")
+
+
+@pytest.mark.cluster
+def test_ctrl_c_during_dask_local_stops_the_cluster_in_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    _interrupted(tmp_path, "--dask", "local")

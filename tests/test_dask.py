@@ -161,7 +161,8 @@ def test_dask_local_is_a_local_cluster_of_one_worker_process_per_core(
         assert len(local.client.nthreads()) == 2
         assert local.workers().count == 2
     assert started == [{"n_workers": 2, "threads_per_worker": 1, "processes": True,
-                        "dashboard_address": None, "silence_logs": 40}]
+                        "dashboard_address": None,
+                        "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"}, "silence_logs": 40}]
 
 
 def test_dask_local_prints_what_one_process_and_two_jobs_print(

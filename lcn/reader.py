@@ -1071,30 +1071,37 @@ class Reader:
             if _RESULT.fullmatch(word):
                 self._terminate(builder, word, number, column)
                 return
+            # The numbers are taken from a position in the word, which is cut once at the
+            # end: cutting it at each number copied the rest of it each time, n² on
+            # `1.1.1.…` over a whole line.
+            start = 0
             m = _NUMBER.match(word)
             while m:
+                size = m.end() - start
                 if len(m.group(1)) > MAX_NUMBER_DIGITS:
                     builder.diag(_diag("move-number", msg("move number with {digits} digits: "
                                                           "expected at most {limit}",
                                                           digits=len(m.group(1)),
                                                       limit=MAX_NUMBER_DIGITS), number, column,
-                                       rule="LCN-MOVE-NUMBER", length=m.end()))
+                                       rule="LCN-MOVE-NUMBER", length=size))
                 else:
-                    builder.number(int(m.group(1)), len(m.group(2)), number, column, m.end())
-                word = word[m.end():]
-                column += m.end()
-                if not word:
+                    builder.number(int(m.group(1)), len(m.group(2)), number, column, size)
+                start = m.end()
+                column += size
+                if start == len(word):
                     return
                 # What follows a number is read as a word of its own (`9.*` as `9. *`), so
                 # that the writer's `N. text` reads back the same (a loop, not recursion:
                 # `1.1.1.…` may fill a whole line).
-                if word == "*" or _RESULT.fullmatch(word):
-                    self._terminate(builder, word, number, column)
+                if (start == len(word) - 1 and word[start] == "*") \
+                        or _RESULT.fullmatch(word, start):
+                    self._terminate(builder, word[start:], number, column)
                     return
-                if word[0] == "$":
-                    self._word(builder, word, number, column)
+                if word[start] == "$":
+                    self._word(builder, word[start:], number, column)
                     return
-                m = _NUMBER.match(word)
+                m = _NUMBER.match(word, start)
+            word = word[start:]
         if word[-1] in "!?":
             cut = len(word.rstrip("!?"))
             glyph = word[cut:]

@@ -21,11 +21,12 @@ from werkzeug.exceptions import NotFound
 
 import lcn
 from lcn.importers import ImportError_, decode, formats, import_text
+from lcn.importers import TooManyGames as TooManyToImport
 from lcn.validate import ValidationRun
 
 from .caches import cached_response
 from .errors import error_response
-from .pages import canonical_text, game_replay_of, games_past, replays_of, stored_text
+from .pages import canonical_text, game_replay_of, replays_of, stored_text
 from .security import write_limit
 from .storage import get_store
 
@@ -409,11 +410,11 @@ def store_route() -> ResponseReturnValue:
         known = ", ".join(name for name, _ in formats())
         return _bad(BadInput(f"unknown format {fmt!r}: the formats are auto, {known}"))
     max_games = current_app.config["MAX_GAMES"]
-    if games_past(text, None if fmt == "auto" else fmt, max_games):  # before any validation
+    try:  # one detection and one read: the games are counted before any is validated
+        result = import_text(text, None if fmt == "auto" else fmt, most_games=max_games)
+    except TooManyToImport:
         return error_response(413, f"the body holds too many games, more than the {max_games} "
                               "one request may store: split the file")
-    try:
-        result = import_text(text, None if fmt == "auto" else fmt)
     except ImportError_ as exc:
         return _bad(BadInput(exc.message, [d.to_json() for d in exc.diagnostics]))
     if not result.valid:

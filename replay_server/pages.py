@@ -43,7 +43,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from lcn import Reader, write_games
 from lcn.describe import TurnStory, card_name, colour_words, describe_text
-from lcn.importers import ImportError_, decode, detect, formats, get_importer, import_text
+from lcn.importers import ImportError_, TooManyGames, decode, formats, get_importer, import_text
 from lcn.messages import Message
 from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
 from lcn.variants.classic import COLOUR_NAMES as COLOUR_WORDS
@@ -203,25 +203,21 @@ def told_of(text: str, game: int, first: int, last: int) -> dict[int, TurnStory]
                    game, first, last)
 
 
-def games_past(text: str, fmt: str | None, limit: int) -> bool:
-    """Whether ``text`` holds more than ``limit`` games, found before anything is validated.
+def games_past(text: str, fmt: str, limit: int) -> bool:
+    """Whether ``text``, in format ``fmt``, holds more than ``limit`` games, found before
+    anything is validated.
 
-    Importing validates every game and keeps each one's report, so a body of a few hundred
-    kilobytes of one-line games once took gigabytes before its count was compared. LCN (the
-    format of nearly every upload, and of every self-contained link) is counted as the
-    reader streams it, a game at a time, and the count stops at ``limit + 1``; another
-    format is counted on what its importer reads, before any game is validated. An input
-    that cannot be read is left for the import to report.
+    Validating keeps each game's report, so a body of a few hundred kilobytes of one-line
+    games once took gigabytes before its count was compared. LCN (the format of every
+    self-contained link) is counted as the reader streams it, a game at a time, and the count
+    stops at ``limit + 1``. An upload is counted by ``import_text(..., most_games=limit)``
+    instead, in the one detection and read of its import. An input that cannot be read is
+    left for what follows to report.
     """
-    name = fmt
-    if name is None:
-        scores = detect(text)
-        name = scores[0][0] if scores else None
-    if name in (None, "lcn"):
-        return any(count > limit for count, _ in enumerate(Reader(text, express=True), 1))
     try:
-        return len(get_importer(name).read(text).records) > limit
-    except Exception:  # whatever stops it, import_text reports it as it should
+        counted = get_importer(fmt).games_past(text, limit)
+        return len(get_importer(fmt).read(text).records) > limit if counted is None else counted
+    except Exception:  # whatever stops it, what follows reports it as it should
         return False
 
 
@@ -842,13 +838,13 @@ def submit() -> ResponseReturnValue:
                          "name": name or _("the input"), "message": exc.message}), pasted=pasted,
                      chosen_format=fmt, problems=_problems([d.to_json() for d in exc.diagnostics], ""))
     max_games = current_app.config["MAX_GAMES"]
-    if games_past(text, None if fmt == "auto" else fmt, max_games):
+    try:  # one detection and one read: the games are counted before any is validated
+        result = import_text(text, None if fmt == "auto" else fmt, most_games=max_games)
+    except TooManyGames:
         return _home(413, error=_("The file holds too many games, more than the %(max)s one "
                                   "upload may hold: split it, or check it with `lcn validate`.",
                                   max=max_games),
                      pasted=pasted, chosen_format=fmt)
-    try:
-        result = import_text(text, None if fmt == "auto" else fmt)
     except ImportError_ as exc:
         diagnostics = [d.to_json() for d in exc.diagnostics]
         return _home(400, error=exc.message, pasted=text if name is None else pasted,

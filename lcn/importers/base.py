@@ -175,12 +175,20 @@ class Importer(ABC):
     #: Whether the text of several games is :meth:`join` of each one's (so games can be
     #: written one at a time, as they are read); False where they make one document.
     streams: ClassVar[bool] = True
+    #: Whether :meth:`detect` is given the whole input rather than its head (the first
+    #: :data:`lcn.importers.DETECTION_HEAD` characters, cut back to a line end). Detection sees
+    #: every upload, of any format and any shape: on the head its cost is bounded whatever the
+    #: input, and a few hundred lines tell the formats apart. A format that can only be
+    #: recognised whole sets it, and says why.
+    detects_whole: ClassVar[bool] = False
 
     @abstractmethod
     def detect(self, text: str) -> float:
         """How sure the importer is that ``text`` is in its format: 0 (no) to 1 (certain).
 
         Detection must be cheap and must never raise: it sees every input, of any format.
+        ``text`` is the input's head unless :attr:`detects_whole` is set; reading decides
+        the rest.
         """
 
     @abstractmethod
@@ -195,6 +203,16 @@ class Importer(ABC):
         cannot tell; named, the format reads its own kind only.
         """
         return self.read(text)
+
+    def games_past(self, text: str, limit: int) -> bool | None:
+        """Whether the text holds more than ``limit`` games, told without reading them all,
+        or None when only reading tells (the games read are then counted, before any is
+        validated).
+
+        A format whose inputs can hold thousands of tiny games (LCN: a line each) counts them
+        as it streams, so that a body past the limit is refused before it is built whole.
+        """
+        return None
 
     def read_each(self, text: str, detected: bool = False) -> GameStream:
         """The games of the text one at a time, for a caller that needs each only once

@@ -20,6 +20,10 @@ class JSONImporter(Importer):
     title = template("LCN records as JSON")
     writes = True
     streams = False  # one JSON document holds every game
+    #: A JSON document is known to hold records only once it is parsed, and half of one does
+    #: not parse: detection needs all of it (json.loads is linear, in C, and a text that does
+    #: not start with ``{`` or ``[`` is refused at its first character).
+    detects_whole = True
 
     def detect(self, text: str) -> float:
         head = text.lstrip()[:1]

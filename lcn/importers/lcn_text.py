@@ -50,6 +50,9 @@ class LCNImporter(Importer):
         moves = sum(1 for word in words if _CLASSIC_WORD.fullmatch(word))
         return 0.8 * moves / len(words) if moves >= 2 else 0.0
 
+    def games_past(self, text: str, limit: int) -> bool:
+        return any(count > limit for count, _ in enumerate(Reader(text, express=True), 1))
+
     def read(self, text: str) -> Conversion:
         reader = Reader(text)
         records = list(reader)

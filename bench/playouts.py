@@ -1,0 +1,68 @@
+"""``python -m bench.playouts``: how fast the classic core plays and deals, per core.
+
+A search over information sets deals the unseen cards (``InfoSet.sample``) and plays the
+game out from there many times per decision, so these two rates bound how deep it can
+look. The position is a mid-game one of a seeded game, seen by one seat; every figure is
+CPU time of this process (one core), the best of a few runs because the machine is shared.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from lcn.games.classic import InfoSet, infoset_from_record
+from lcn.variants.classic_play import random_game
+
+#: The issue's goals per core, printed beside what is measured.
+PLAYOUT_GOAL = 100_000
+SAMPLER_GOAL = 50_000
+
+
+def _position(expeditions: int) -> InfoSet:
+    record = random_game(2026, expeditions=expeditions)
+    return infoset_from_record(record, 0, turns=len(record.turns) // 2)
+
+
+def playout_rate(infoset: InfoSet, seconds: float = 1.0) -> float:
+    """Turns per CPU second of uniformly random legal playouts, each from a fresh deal."""
+    rng = random.Random(1)
+    turns = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(50):
+            turns += infoset.sample(rng).playout(rng)
+    return turns / (time.process_time() - start)
+
+
+def sampler_rate(infoset: InfoSet, seconds: float = 1.0) -> float:
+    """Consistent deals per CPU second."""
+    rng = random.Random(2)
+    deals = 0
+    sample = infoset.sample
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(1000):
+            sample(rng)
+        deals += 1000
+    return deals / (time.process_time() - start)
+
+
+def measure(runs: int = 3) -> list[tuple[str, float, int]]:
+    """Print and return (row, best rate, goal) for 5 and 6 expeditions."""
+    rows: list[tuple[str, float, int]] = []
+    for expeditions in (5, 6):
+        infoset = _position(expeditions)
+        where = f"classic {expeditions}, mid-game ({infoset.pile_size} cards in the pile)"
+        rows.append((f"{where}: random playout turns/s", max(playout_rate(infoset)
+                                                             for _ in range(runs)), PLAYOUT_GOAL))
+        rows.append((f"{where}: sampler deals/s", max(sampler_rate(infoset) for _ in range(runs)),
+                     SAMPLER_GOAL))
+    for row, rate, goal in rows:
+        verdict = "meets" if rate >= goal else "misses"
+        print(f"{row:<70} {rate:>10,.0f}  ({verdict} the goal of {goal:,})")
+    return rows
+
+
+if __name__ == "__main__":
+    measure()

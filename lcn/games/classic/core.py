@@ -1,0 +1,390 @@
+"""The fast full-information core of classic Lost Cities: integer cards, integer moves, one step.
+
+A search plays hundreds of thousands of turns per decision, so a turn here is a few list
+operations on small integers, with every per-card fact (colour, rank, value, word) looked up
+in tables built once per card set (:class:`Tables`). The rules are those of
+``seeds/classic.md`` as ``lcn.variants.classic`` checks them with the whole deal known, and a
+failed :meth:`ClassicCore.step` answers with the rule ID that engine gives the same turn
+(:class:`Rule`), leaving the state as it was; ``tests/test_classic_core.py`` holds the two
+equal on seeded games.
+
+Encodings (per card set, ``C`` colours, ``K = 1 + len(values)`` ranks):
+
+- a card is ``colour * K + rank``: rank 0 is the wager (its copies are the same integer),
+  rank ``i`` the ``i``-th value; ranks rise with the values, so "higher than the top" is an
+  integer comparison;
+- a move is ``(card * 2 + discard) * (C + 1) + source``: ``discard`` 1 puts the card on its
+  discard pile, ``source`` 0 draws from the draw pile and ``1 + c`` from colour ``c``'s
+  discard pile. Its word is today's (``R5/d``, ``xY3/R``), spelt by ``format_move``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import IntEnum
+from itertools import pairwise
+
+from ...variants.classic import (
+    CLASSIC_5,
+    ClassicConfig,
+    ClassicMove,
+    format_move,
+    parse_move,
+)
+
+
+class Rule(IntEnum):
+    """Why a step failed; each member names the rule ID today's engine reports for it.
+
+    The order of the checks is the engine's: the card must be in the hand, then placed
+    by the rules, then the draw must be possible, so the code is the engine's first
+    diagnostic for the same turn.
+    """
+
+    #: A number card still in the draw pile (the engine: ``not-in-hand``).
+    HAND_CARD = 1
+    #: A card known to be elsewhere: the other hand, an expedition, a discard pile, or a
+    #: wager whose copies are all accounted for (``card-elsewhere``).
+    CARD_UNIQUE = 2
+    #: A wager placed on an expedition that already has a number card.
+    PLACE_WAGER_FIRST = 3
+    #: A number card not higher than the expedition's top card.
+    PLACE_ASCENDING = 4
+    #: A draw from an empty discard pile.
+    DRAW_PILE = 5
+    #: The card just discarded taken back.
+    DRAW_NOT_JUST_DISCARDED = 6
+    #: A turn after the last card of the draw pile was drawn.
+    END_LAST_DRAW = 7
+
+    @property
+    def rule_id(self) -> str:
+        """The rule's ID in ``seeds/classic.md`` (``C-HAND-CARD``)."""
+        return "C-" + self.name.replace("_", "-")
+
+
+class Tables:
+    """Everything about a card set that a turn would otherwise compute: built once per set."""
+
+    __slots__ = (
+        "colour_of",
+        "colours",
+        "config",
+        "copies",
+        "deck",
+        "ids",
+        "kinds",
+        "move_card",
+        "move_discard",
+        "move_source",
+        "moves",
+        "names",
+        "rank_of",
+        "ranks",
+        "sources",
+        "value_of",
+        "word_ids",
+        "words",
+    )
+
+    def __init__(self, config: ClassicConfig) -> None:
+        values = config.values
+        if any(low >= high for low, high in pairwise(values)):
+            raise ValueError(f"the values of a card set must rise: {values}")
+        self.config = config
+        self.colours = len(config.colours)
+        self.ranks = 1 + len(values)
+        self.kinds = self.colours * self.ranks
+        self.sources = self.colours + 1
+        #: Each card's word (``Rw``, ``R5``), by card.
+        self.names = [colour + ("w" if rank == 0 else str(values[rank - 1]))
+                      for colour in config.colours for rank in range(self.ranks)]
+        self.ids = {name: card for card, name in enumerate(self.names)}
+        self.colour_of = [card // self.ranks for card in range(self.kinds)]
+        self.rank_of = [card % self.ranks for card in range(self.kinds)]
+        self.value_of = [0 if rank == 0 else values[rank - 1] for rank in self.rank_of]
+        self.copies = [config.wagers if rank == 0 else 1 for rank in self.rank_of]
+        #: Every card of the game, copies repeated, in card order.
+        self.deck = [card for card in range(self.kinds) for _ in range(self.copies[card])]
+        self.moves = self.kinds * 2 * self.sources
+        pair = 2 * self.sources
+        self.move_card = [move // pair for move in range(self.moves)]
+        self.move_discard = [(move // self.sources) & 1 for move in range(self.moves)]
+        self.move_source = [move % self.sources for move in range(self.moves)]
+        self.words = [format_move(ClassicMove(
+            bool(self.move_discard[move]), self.names[self.move_card[move]],
+            "d" if self.move_source[move] == 0 else config.colours[self.move_source[move] - 1]))
+            for move in range(self.moves)]
+        self.word_ids = {word: move for move, word in enumerate(self.words)}
+
+    def encode(self, card: int, discard: bool, source: int) -> int:
+        """The move placing (or discarding) ``card`` and drawing from ``source``."""
+        return (card * 2 + discard) * self.sources + source
+
+    def word(self, move: int) -> str:
+        """Today's word of a move (``xR7/G``)."""
+        return self.words[move]
+
+    def move(self, word: str) -> int:
+        """The move of a word, spelt any way the reader takes (``r7/d``, ``XRW/g``).
+
+        A draw that names its card (``/d=R5``) is refused: a full state knows the card on
+        top of the draw pile, and the move that draws it is the plain ``/d``.
+        """
+        move = self.word_ids.get(word)
+        if move is not None:
+            return move
+        parsed = parse_move(word, self.config)  # raises MoveSyntaxError, saying why
+        if parsed.drawn is not None:
+            raise ValueError(f"`{word}` names the card drawn: write the draw as `/d`")
+        return self.word_ids[format_move(parsed)]
+
+    def card(self, name: str) -> int:
+        """The card of a canonical card word (``Yw``, ``B10``)."""
+        return self.ids[name]
+
+
+_TABLES: dict[ClassicConfig, Tables] = {}
+
+
+def tables_for(config: ClassicConfig = CLASSIC_5) -> Tables:
+    """The tables of a card set, built on first use."""
+    tables = _TABLES.get(config)
+    if tables is None:
+        tables = _TABLES[config] = Tables(config)
+    return tables
+
+
+class ClassicCore:
+    """A position with everything known: both hands, the draw pile's order, the table.
+
+    Expeditions keep what scoring and placing need, per player and colour at index
+    ``player * C + colour``: the top rank (0 while only wagers or nothing), the number of
+    cards, of wagers, and the sum of values. The draw pile is a list whose end is its top.
+    """
+
+    __slots__ = ("count", "hands", "pile", "piles", "player", "tables", "top", "total", "turn",
+                 "wagers")
+
+    def __init__(self, tables: Tables, hands: Sequence[Sequence[int]], pile: Sequence[int]) -> None:
+        """A game's start: ``pile`` from the bottom up (its last card is drawn first)."""
+        cells = 2 * tables.colours
+        self.tables = tables
+        self.hands = [list(hands[0]), list(hands[1])]
+        self.top = [0] * cells
+        self.count = [0] * cells
+        self.wagers = [0] * cells
+        self.total = [0] * cells
+        self.piles: list[list[int]] = [[] for _ in range(tables.colours)]
+        self.pile = list(pile)
+        self.player = 0
+        self.turn = 0
+
+    @classmethod
+    def deal(cls, config: ClassicConfig, hands: Sequence[Sequence[str]], deck: Sequence[str]
+             ) -> ClassicCore:
+        """The start of a game from its deal as the tags write it (``Deck`` from the top down)."""
+        tables = tables_for(config)
+        ids = tables.ids
+        return cls(tables, [[ids[c] for c in hands[0]], [ids[c] for c in hands[1]]],
+                   [ids[c] for c in reversed(deck)])
+
+    @classmethod
+    def shuffled(cls, config: ClassicConfig, rng: random.Random) -> ClassicCore:
+        """A new game dealt from a shuffled deck."""
+        tables = tables_for(config)
+        cards = list(tables.deck)
+        rng.shuffle(cards)
+        size = config.hand_size
+        return cls(tables, [cards[:size], cards[size:2 * size]], cards[2 * size:])
+
+    def copy(self) -> ClassicCore:
+        """An independent copy: lists of small integers, copied by slicing."""
+        other = ClassicCore.__new__(ClassicCore)
+        other.tables = self.tables
+        other.hands = [self.hands[0][:], self.hands[1][:]]
+        other.top = self.top[:]
+        other.count = self.count[:]
+        other.wagers = self.wagers[:]
+        other.total = self.total[:]
+        other.piles = [pile[:] for pile in self.piles]
+        other.pile = self.pile[:]
+        other.player = self.player
+        other.turn = self.turn
+        return other
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the position is, as a hashable value (hands as sorted multisets)."""
+        return (tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1])), tuple(self.top),
+                tuple(self.count), tuple(self.wagers), tuple(self.total),
+                tuple(tuple(pile) for pile in self.piles), tuple(self.pile), self.player,
+                self.turn)
+
+    def is_over(self) -> bool:
+        """The game ends on the draw of the draw pile's last card (C-END-LAST-DRAW)."""
+        return not self.pile
+
+    def legal_moves(self) -> list[int]:
+        """Every legal move of the player to move, each once (copies of a wager are alike)."""
+        if not self.pile:
+            return []
+        tables = self.tables
+        sources = tables.sources
+        piles = self.piles
+        drawable = [source for source in range(1, sources) if piles[source - 1]]
+        top = self.top
+        base = self.player * tables.colours
+        colour_of, rank_of = tables.colour_of, tables.rank_of
+        moves: list[int] = []
+        append, extend = moves.append, moves.extend
+        for card in sorted(set(self.hands[self.player])):
+            colour = colour_of[card]
+            rank = rank_of[card]
+            current = top[base + colour]
+            move = card * 2 * sources
+            if rank > current or not (rank or current):
+                append(move)
+                extend([move + source for source in drawable])
+            move += sources
+            append(move)
+            own = colour + 1
+            extend([move + source for source in drawable if source != own])
+        return moves
+
+    def check(self, move: int) -> int:
+        """0 when ``move`` is legal, else the :class:`Rule` it breaks first; nothing changes."""
+        if not self.pile:
+            return Rule.END_LAST_DRAW
+        tables = self.tables
+        card = tables.move_card[move]
+        if card not in self.hands[self.player]:
+            if tables.rank_of[card] and card in self.pile:
+                return Rule.HAND_CARD
+            return Rule.CARD_UNIQUE
+        colour = tables.colour_of[card]
+        discard = tables.move_discard[move]
+        if not discard:
+            rank = tables.rank_of[card]
+            current = self.top[self.player * tables.colours + colour]
+            if rank == 0:
+                if current:
+                    return Rule.PLACE_WAGER_FIRST
+            elif rank <= current:
+                return Rule.PLACE_ASCENDING
+        source = tables.move_source[move]
+        if source:
+            if discard and source == colour + 1:
+                return Rule.DRAW_NOT_JUST_DISCARDED
+            if not self.piles[source - 1]:
+                return Rule.DRAW_PILE
+        return 0
+
+    def step(self, move: int) -> int:
+        """Play ``move``: 0 when done, else the :class:`Rule` broken and the state unchanged."""
+        tables = self.tables
+        pile = self.pile
+        hand = self.hands[self.player]
+        card = tables.move_card[move]
+        if not pile or card not in hand:
+            return self.check(move)
+        colour = tables.colour_of[card]
+        source = tables.move_source[move]
+        if tables.move_discard[move]:
+            if source:
+                if source == colour + 1:
+                    return Rule.DRAW_NOT_JUST_DISCARDED
+                taken = self.piles[source - 1]
+                if not taken:
+                    return Rule.DRAW_PILE
+                hand.remove(card)
+                hand.append(taken.pop())
+            else:
+                hand.remove(card)
+                hand.append(pile.pop())
+            self.piles[colour].append(card)
+        else:
+            cell = self.player * tables.colours + colour
+            rank = tables.rank_of[card]
+            current = self.top[cell]
+            if rank == 0:
+                if current:
+                    return Rule.PLACE_WAGER_FIRST
+            elif rank <= current:
+                return Rule.PLACE_ASCENDING
+            if source:
+                taken = self.piles[source - 1]
+                if not taken:
+                    return Rule.DRAW_PILE
+                hand.remove(card)
+                hand.append(taken.pop())
+            else:
+                hand.remove(card)
+                hand.append(pile.pop())
+            if rank:
+                self.top[cell] = rank
+                self.total[cell] += tables.value_of[card]
+            else:
+                self.wagers[cell] += 1
+            self.count[cell] += 1
+        self.player ^= 1
+        self.turn += 1
+        return 0
+
+    def score(self) -> tuple[int, int]:
+        """Each player's points: per started expedition (sum − cost) × (1 + wagers), plus
+        the bonus for ``bonus_length`` cards or more — ``score_expedition``'s rule."""
+        config = self.tables.config
+        cost, length, bonus = config.cost, config.bonus_length, config.bonus
+        colours = self.tables.colours
+        points = [0, 0]
+        for cell in range(2 * colours):
+            cards = self.count[cell]
+            if cards:
+                points[cell // colours] += ((self.total[cell] - cost) * (1 + self.wagers[cell])
+                                            + (bonus if cards >= length else 0))
+        return points[0], points[1]
+
+    def random_move(self, rng: random.Random) -> int:
+        """A move drawn uniformly from :meth:`legal_moves`, without listing them.
+
+        Each distinct card in the hand gives its placing moves (when it can be placed) and
+        its discarding moves, one per draw source each; counting them per card and walking
+        to the chosen one costs a pass over the hand instead of building the list.
+        """
+        tables = self.tables
+        sources = tables.sources
+        piles = self.piles
+        drawable = [source for source in range(1, sources) if piles[source - 1]]
+        width = 1 + len(drawable)
+        top = self.top
+        base = self.player * tables.colours
+        colour_of, rank_of = tables.colour_of, tables.rank_of
+        options = []
+        total = 0
+        for card in set(self.hands[self.player]):
+            colour = colour_of[card]
+            rank = rank_of[card]
+            current = top[base + colour]
+            if rank > current or not (rank or current):
+                options.append((total, card * 2 * sources, 0))
+                total += width
+            options.append((total, (card * 2 + 1) * sources, colour + 1))
+            total += width - 1 if piles[colour] else width
+        pick = int(rng.random() * total)
+        for start, move, own in reversed(options):
+            if pick >= start:
+                index = pick - start
+                if index == 0:
+                    return move
+                rest = [source for source in drawable if source != own] if own else drawable
+                return move + rest[index - 1]
+        raise AssertionError("a hand always has a legal move")  # pragma: no cover
+
+    def playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal moves to the end of the game; the turns played."""
+        turns = self.turn
+        step, random_move = self.step, self.random_move
+        while self.pile:
+            step(random_move(rng))
+        return self.turn - turns

@@ -1,0 +1,382 @@
+"""The fast Rivals core and its sampler against today's engine and against enumeration.
+
+The core (``lcn.games.rivals``) is meant to become the one engine of Lost Cities: Rivals, so
+it must agree with ``lcn.variants.rivals`` wherever both speak: the words ``lcn.legal_moves``
+offers at every position of seeded games (within a turn too: an auction's calls, the
+winner's placements), the scores, and the rule that full validation reports first for every
+kind of word that breaks one. The sampler claims to deal the cards still to be uncovered
+uniformly over the orders that agree with what a player saw; late in a game every such
+order is enumerated and checked with the engine, and the sampler's frequencies are compared
+with the exact ones.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from lcn import legal_moves
+from lcn.diagnostics import Severity
+from lcn.games.rivals import RivalsCore, Rule, tables_for, turn_words
+from lcn.games.rivals.core import (
+    BID,
+    BOX,
+    BOXED,
+    CALLS,
+    MORE,
+    MOVES,
+    NAMES,
+    PASS,
+    PLACE,
+    PLACING,
+    START,
+    UP,
+    WON,
+)
+from lcn.model import GameRecord, Tags, Turn
+from lcn.moves import _continuations, extend
+from lcn.validate import validate_record
+from lcn.variants import MoveSyntaxError
+from lcn.variants.rivals import RivalsState, RivalsVariant
+from lcn.variants.rivals_play import random_game
+
+#: Games whose every position is compared word by word (a third each of 2, 3, 4 players).
+GAMES = 201
+#: Games whose sampled positions try illegal words.
+ILLEGAL_GAMES = 30
+
+
+def _game(seed: int) -> GameRecord:
+    return random_game(seed, players=2 + seed % 3, skill=(0.2, 0.55, 0.9)[seed // 3 % 3])
+
+
+Position = tuple[GameRecord, int, str, RivalsVariant, RivalsState, RivalsCore]
+
+
+def _positions(seed: int) -> Iterator[Position]:
+    """Each position of a seeded game between two words: the record, the turn's index, the
+    turn's words so far (as ``lcn.moves.extend`` writes them), today's engine state before
+    the turn, and the core."""
+    record = _game(seed)
+    variant = RivalsVariant()
+    state, problems = variant.setup(record)
+    assert not problems
+    core = RivalsCore.from_record(record)
+    for index, turn in enumerate(record.turns):
+        partial = ""
+        for word in turn_words(turn.text):
+            yield record, index, partial, variant, state, core
+            move = core.move(word)
+            assert core.step(move) == 0, (seed, index, partial, word)
+            partial = extend(partial, core.word(move))
+        assert core.phase == START
+        assert not variant.apply(state, variant.parse_move(state, turn.text))
+    yield record, len(record.turns), "", variant, state, core
+
+
+def _finish(core: RivalsCore) -> list[str]:
+    """The rest of the turn as the core would end it: everyone else passes, the winner
+    places nothing more and uncovers."""
+    core = core.copy()
+    words = []
+    while core.phase != START and core.deck:
+        move = PASS + core.expected if core.phase == CALLS else core.deck[-1]
+        words.append(core.word(move))
+        assert core.step(move) == 0
+    return words
+
+
+def _with(partial: str, word: str, tail: list[str]) -> str:
+    text = extend(partial, word)
+    return " ".join([text, *tail])
+
+
+def _engine_rule(variant: RivalsVariant, state: RivalsState, text: str) -> str | None:
+    """The rule of today's engine's first error for a turn's text, None when it has none:
+    a word the reader refuses first, then the rules of play in the order of the words."""
+    if variant.is_over(state):
+        try:
+            variant.parse_move(state, text)
+        except MoveSyntaxError as exc:
+            return exc.rule
+        return variant.rule_game_over
+    try:
+        move = variant.parse_move(state, text)
+    except MoveSyntaxError as exc:
+        return exc.rule
+    errors = [p for p in variant.apply(variant.copy_state(state), move)
+              if p.severity is Severity.ERROR]
+    return errors[0].rule if errors else None
+
+
+def _illegal_text(core: RivalsCore, partial: str, word: str) -> str:
+    """The turn with an illegal word: what came before it, the word, then the uncover of
+    the pile's top (without it the reader stops at the unfinished turn; after the game's
+    end, any card: the turn is refused whole)."""
+    if word.startswith("up:"):
+        return extend(partial, word)
+    return _with(partial, word, [core.word(core.deck[-1] if core.deck else UP)])
+
+
+def test_the_core_offers_the_words_lcn_legal_moves_offers() -> None:
+    """At every word of 201 games of 2-4 players: the same legal words as ``lcn.legal_moves``
+    lists (today's engine, candidate by candidate), the same player to write, the same end,
+    the same scores; every legal word is accepted by the engine with the turn finished."""
+    phases: Counter[int] = Counter()
+    for seed in range(GAMES):
+        core = None
+        for _record, _index, partial, variant, state, core in _positions(seed):
+            offered = sorted(move.lcn for move in _continuations(variant, state, partial))
+            words = sorted(core.word(move) for move in core.legal_moves())
+            assert words == offered, (seed, _index, partial)
+            assert len(set(core.legal_moves())) == len(words)
+            assert core.is_over() == variant.is_over(state)
+            if not core.is_over():
+                assert core.actor() == variant.acting_seat(state, partial)
+            phases[core.phase] += 1
+        assert core is not None and core.is_over()
+        assert core.score() == tuple(variant.score(state).totals)
+    assert min(phases[phase] for phase in (START, CALLS, WON, PLACING, BOXED)) > 50, phases
+
+
+def test_the_core_agrees_with_lcn_legal_moves_on_records() -> None:
+    """The same through the public door: ``lcn.legal_moves`` on the record cut within a turn."""
+    record = _game(7)
+    checked = 0
+    for cut, partial, core in _cuts(record, every=9):
+        position = legal_moves(cut)
+        assert sorted(move.lcn for move in position.moves) \
+            == sorted(core.word(move) for move in core.legal_moves()), (cut.turns[-1:], partial)
+        checked += 1
+    assert checked > 20
+
+
+def _cuts(record: GameRecord, every: int) -> Iterator[tuple[GameRecord, str, RivalsCore]]:
+    core = RivalsCore.from_record(record)
+    tags = Tags({name: value for name, value in record.tags.items() if name != "Result"})
+    count = 0
+    for index, turn in enumerate(record.turns):
+        partial = ""
+        for word in turn_words(turn.text):
+            count += 1
+            if count % every == 0:
+                turns = [Turn(t.text) for t in record.turns[:index]]
+                if partial:
+                    turns.append(Turn(partial))
+                yield GameRecord(tags=tags, turns=turns, termination="*"), partial, core
+            move = core.move(word)
+            assert core.step(move) == 0
+            partial = extend(partial, core.word(move))
+
+
+def test_illegal_words_break_todays_rules() -> None:
+    """Every word the core refuses, at sampled positions, breaks the rule today's engine
+    reports first for it, and leaves the state as it was; every word the core takes is
+    one the engine takes (a winner's placements in any order, not only the order offered)."""
+    rng = random.Random(28)
+    rules: Counter[str] = Counter()
+    unlisted = 0
+    for seed in range(ILLEGAL_GAMES):
+        every = 1 + seed % 7
+        for count, (_record, _index, partial, variant, state, core) in enumerate(_positions(seed)):
+            if count % 11 != every and not core.is_over() and core.phase != BOXED:
+                continue
+            listed = set(core.legal_moves())
+            moves = list(range(MOVES)) if count % 5 == 0 else rng.sample(range(MOVES), 40)
+            for move in moves:
+                word = core.word(move)
+                before = core.key()
+                trial = core.copy()
+                code = trial.step(move)
+                if code == 0:
+                    if move not in listed:
+                        unlisted += 1
+                        assert core.phase == PLACING and MORE <= move < BOX, word
+                    text = _with(partial, word, _finish(trial))
+                    assert _engine_rule(variant, state, text) is None, (seed, text)
+                    continue
+                assert core.step(move) == code and core.key() == before
+                assert move not in listed
+                want = _engine_rule(variant, state, _illegal_text(core, partial, word))
+                assert Rule(code).rule_id == want, (seed, _index, partial, word, Rule(code), want)
+                rules[want] += 1
+    assert unlisted > 10
+    assert {rule.rule_id for rule in Rule} == set(rules), set(r.rule_id for r in Rule) - set(rules)
+    assert min(rules.values()) >= 5, rules
+
+
+def test_illegal_words_are_what_full_validation_reports() -> None:
+    """The same rules through ``lcn.validate.validate_record`` on the record cut at the
+    word, for one illegal word of each kind the position has."""
+    rng = random.Random(3)
+    rules: Counter[str] = Counter()
+    for seed in range(ILLEGAL_GAMES, ILLEGAL_GAMES + 12):
+        record = _game(seed)
+        for cut, partial, core in _cuts(record, every=13):
+            kinds: dict[int, list[int]] = {}
+            for move in range(MOVES):
+                if core.check(move):
+                    kinds.setdefault(core.check(move), []).append(move)
+            for code, moves in kinds.items():
+                move = rng.choice(moves)
+                word = core.word(move)
+                turns = list(cut.turns)
+                if partial:
+                    turns.pop()
+                turns.append(Turn(_illegal_text(core, partial, word)))
+                report = validate_record(GameRecord(tags=cut.tags, turns=turns, termination="*"),
+                                         variant=RivalsVariant())
+                errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
+                assert errors and errors[0].turn == len(turns), (word, [d.format() for d in errors])
+                assert errors[0].rule == Rule(code).rule_id, (seed, turns[-1].text, Rule(code))
+                rules[errors[0].rule] += 1
+    assert len(rules) >= len(Rule) - 2, rules
+
+
+# -- random and heuristic players ----------------------------------------------------------
+
+def _p_value(observed: Counter[Any], weights: dict[Any, float]) -> float:
+    """Chi-square test of the counts against the weights (Wilson-Hilferty approximation)."""
+    n = sum(observed.values())
+    whole = sum(weights.values())
+    stat = sum((observed[key] - n * w / whole) ** 2 / (n * w / whole) for key, w in weights.items())
+    df = len(weights) - 1
+    if df == 0:
+        return 1.0
+    z = ((stat / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def test_random_moves_are_uniform_over_the_legal_moves() -> None:
+    """At the first position of each kind with three words or more (a turn's start, an
+    auction's call, a winner's first and later words) of a game of 2, 3 and 4 players."""
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        core = RivalsCore.shuffled(players, rng)
+        seen: set[int] = set()
+        while not core.is_over():
+            legal = core.legal_moves()
+            if len(legal) > 2 and core.phase not in seen:
+                seen.add(core.phase)
+                draws = Counter(core.random_move(rng) for _ in range(300 * len(legal)))
+                assert set(draws) == set(legal)
+                assert _p_value(draws, dict.fromkeys(legal, 1.0)) > 1e-4, (players, core.phase)
+            core.step(core.random_move(rng))
+        assert {START, CALLS, WON} <= seen, seen
+
+
+def test_the_uniformity_check_can_fail() -> None:
+    """The chi-square test above tells a skewed player from a uniform one."""
+    rng = random.Random(6)
+    legal = list(range(10))
+    skewed = Counter(min(rng.choice(legal), rng.choice(legal)) for _ in range(3000))
+    assert _p_value(skewed, dict.fromkeys(legal, 1.0)) < 1e-6
+
+
+def _record_of(core: RivalsCore, names: list[str], wagers: list[str], piles: list[str],
+               words: list[list[str]]) -> GameRecord:
+    tags = Tags({"Variant": "rivals"})
+    for seat, name in enumerate(names):
+        tags[f"Player{seat + 1}"] = name
+    for seat, text in enumerate(wagers):
+        tags[f"Wagers{seat + 1}"] = text
+    for index, text in enumerate(piles):
+        tags[f"Pile{index + 1}"] = text
+    turns = [Turn(" ".join(turn).replace(" ,", ",")) for turn in words]
+    return GameRecord(tags=tags, turns=turns, termination="*")
+
+
+@pytest.mark.parametrize("heuristic", [False, True])
+def test_playouts_are_legal_games_with_todays_scores(heuristic: bool) -> None:
+    """A playout (random or heuristic) is a legal game: replayed through today's validator,
+    it has no error and the same scores."""
+    rng = random.Random(9 + heuristic)
+    for game in range(9):
+        players = 2 + game % 3
+        core = RivalsCore.shuffled(players, rng, names=["Ada", "Bo", "Cy", "Di"][:players])
+        piles = [" ".join(NAMES[card] for card in reversed(core.deck[i - size:i]))
+                 for i, size in _pile_ends(core)]
+        wagers = [" ".join(NAMES[colour * 10] for colour in range(5) for _ in
+                           range(core.wagers[seat * 5 + colour])) for seat in range(players)]
+        turns: list[list[str]] = [[]]
+        while not core.is_over():
+            move = core.heuristic_move(rng) if heuristic else core.random_move(rng)
+            turns[-1].append(core.word(move))
+            assert core.step(move) == 0
+            if core.phase == START:
+                turns.append([])
+        turns.pop()
+        record = _record_of(core, ["Ada", "Bo", "Cy", "Di"][:players], wagers, piles, turns)
+        report = validate_record(record)
+        assert report.over and not [d.format() for d in report.diagnostics if d.is_error]
+        assert report.score is not None and tuple(report.score.totals) == core.score()
+
+
+def _pile_ends(core: RivalsCore) -> list[tuple[int, int]]:
+    """(end index in ``deck``, size) of each pile, first pile first (the deck's end)."""
+    ends = []
+    end = len(core.deck)
+    for size in core.sizes:
+        ends.append((end, size))
+        end -= size
+    return ends
+
+
+def test_the_heuristic_player_beats_the_random_one() -> None:
+    """The heuristic is a player, not noise: seated against a random player it wins most
+    games (both seats in turn)."""
+    rng = random.Random(11)
+    wins = 0
+    for game in range(40):
+        core = RivalsCore.shuffled(2, rng)
+        smart = game % 2
+        while not core.is_over():
+            move = core.heuristic_move(rng) if core.actor() == smart else core.random_move(rng)
+            assert core.step(move) == 0
+        score = core.score()
+        wins += score[smart] > score[1 - smart]
+    assert wins >= 30, wins
+
+
+# -- words ---------------------------------------------------------------------------------
+
+def test_words_and_moves() -> None:
+    tables = tables_for(["Ada", "Bo", "Cy"])
+    assert [tables.move(tables.word(m)) for m in range(MOVES)] == list(range(MOVES))
+    assert tables.move("UP:r7") == UP + NAMES.index("R7")
+    assert tables.move("ada3") == tables.move("P13") == BID + 3
+    assert tables.move("p2-") == tables.move("Bo-") == PASS + 1
+    assert tables.word(PLACE + NAMES.index("Gw")) == "place:Gw"
+    assert tables.word(MORE + NAMES.index("B10")) == ",B10"
+    assert tables.word(BOX + NAMES.index("Y2")) == "box:Y2"
+    assert turn_words("Ada1 Bo- place:R4,R4,r7 box:Gw up:Y7>box share:3 rest:1") == [
+        "Ada1", "Bo-", "place:R4", ",R4", ",r7", "box:Gw", "up:Y7"]
+    for word in ("share:3", "up:Y7>box", "Ada40", "Q5", "up:R11"):
+        with pytest.raises(ValueError):
+            tables.move(word)
+    with pytest.raises(ValueError, match="players"):
+        tables_for(["Ada"])
+
+
+def test_a_record_without_its_piles_has_no_full_state() -> None:
+    from lcn.variants.rivals_play import strip_piles
+
+    with pytest.raises(ValueError, match="Pile1"):
+        RivalsCore.from_record(strip_piles(_game(1)))
+
+
+def test_states_copy_and_compare() -> None:
+    rng = random.Random(4)
+    core = RivalsCore.shuffled(3, rng)
+    for _ in range(60):
+        core.step(core.random_move(rng))
+    other = core.copy()
+    assert other.key() == core.key()
+    other.playout(rng)
+    assert other.is_over() and not core.is_over() and other.key() != core.key()
+    assert core.turn < other.turn

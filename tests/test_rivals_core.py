@@ -16,13 +16,23 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterator
+from itertools import permutations
 from typing import Any
 
 import pytest
 
 from lcn import legal_moves
 from lcn.diagnostics import Severity
-from lcn.games.rivals import RivalsCore, Rule, tables_for, turn_words
+from lcn.games.rivals import (
+    InfoSet,
+    RivalsCore,
+    Rule,
+    infoset_from_record,
+    infoset_of_core,
+    seat_view,
+    tables_for,
+    turn_words,
+)
 from lcn.games.rivals.core import (
     BID,
     BOX,
@@ -380,3 +390,141 @@ def test_states_copy_and_compare() -> None:
     other.playout(rng)
     assert other.is_over() and not core.is_over() and other.key() != core.key()
     assert core.turn < other.turn
+
+
+# -- the information set and its dealer ----------------------------------------------------
+
+def _cores_between_turns(record: GameRecord) -> Iterator[tuple[int, RivalsCore]]:
+    """The true full state after each number of turns of a record."""
+    core = RivalsCore.from_record(record)
+    yield 0, core.copy()
+    for index, turn in enumerate(record.turns, 1):
+        for word in turn_words(turn.text):
+            assert core.step(core.move(word)) == 0
+        yield index, core.copy()
+
+
+def test_the_record_the_view_and_the_core_give_the_same_infoset() -> None:
+    """With the piles or without (their sizes only), and from the true full state: the
+    same knowledge; every sample shares the table with the truth and holds its cards."""
+    rng = random.Random(12)
+    for seed in range(12):
+        record = _game(300 + seed)
+        view = seat_view(record)
+        assert not any(f"Pile{index}" in view.tags for index in range(1, 5))
+        players = 2 + seed % 3
+        for turns, core in _cores_between_turns(record):
+            if turns % 9 != seed % 9 and turns != len(record.turns):
+                continue
+            seat = rng.randrange(players)
+            infoset = infoset_from_record(record, seat, turns=turns)
+            assert infoset == infoset_from_record(view, seat, turns=turns)
+            assert infoset == infoset_of_core(core, seat)
+            truth = core.key()
+            for _ in range(3):
+                dealt = infoset.sample(rng)
+                mine = dealt.key()
+                assert mine[:9] == truth[:9] and mine[10:] == truth[10:]
+                assert Counter(dealt.deck) == Counter(core.deck)
+                if dealt.deck:
+                    assert dealt.copy().playout(rng) > 0
+
+
+def test_an_infoset_needs_a_seat_of_the_game_and_a_legal_record() -> None:
+    record = _game(3)  # two players
+    with pytest.raises(ValueError, match="seat"):
+        infoset_from_record(record, 2)
+    broken = GameRecord(tags=record.tags, turns=[Turn("up:R99")], termination="*")
+    with pytest.raises(MoveSyntaxError):
+        infoset_from_record(broken, 0)
+    token = RivalsCore.from_record(record).tables.tokens[0]
+    wrong = GameRecord(tags=seat_view(record).tags, turns=[Turn(f"{token}1 up:Y2")], termination="*")
+    with pytest.raises(ValueError, match="V-AUCTION-DISPLAY"):
+        infoset_from_record(wrong, 0)
+
+
+def _consistent(record: GameRecord, turns: int, prefix: list[str], tail: tuple[str, ...]) -> bool:
+    """Whether today's engine plays the record's first turns without error when the piles
+    are the cards uncovered so far, in their order, followed by ``tail``."""
+    cards = [*prefix, *tail]
+    tags = Tags({name: value for name, value in record.tags.items()
+                 if not name.startswith("Pile") and name != "Result"})
+    sizes = [len(record.tags[f"Pile{index + 1}"].split()) for index in range(4)]
+    start = 0
+    for index, size in enumerate(sizes):
+        tags[f"Pile{index + 1}"] = " ".join(cards[start:start + size])
+        start += size
+    variant = RivalsVariant()
+    state, problems = variant.setup(GameRecord(tags=tags, termination="*"))
+    if any(p.severity is Severity.ERROR for p in problems):
+        return False
+    for turn in record.turns[:turns]:
+        if any(p.severity is Severity.ERROR
+               for p in variant.apply(state, variant.parse_move(state, turn.text))):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("seed", [60, 62])
+def test_the_sampler_is_uniform_over_every_consistent_order(seed: int) -> None:
+    """Late in a game (four cards left), every order of the four unseen cards and of one
+    card already seen is tried with today's engine: the orders it accepts are exactly those
+    the sampler deals, at the same frequencies (uniform: see ``sampler``)."""
+    rng = random.Random(seed)
+    record = _game(seed)
+    piles = [card for index in range(4) for card in record.tags[f"Pile{index + 1}"].split()]
+    turns, core = next((turns, core) for turns, core in _cores_between_turns(record)
+                       if len(core.deck) == 4)
+    prefix = piles[:len(piles) - 4]
+    pool = [NAMES[card] for card in core.deck] + [prefix[-1]]
+    candidates = set(permutations(pool, 4))
+    consistent = {tail for tail in candidates if _consistent(record, turns, prefix, tail)}
+    assert tuple(piles[-4:]) in consistent
+    assert consistent == set(permutations([NAMES[card] for card in core.deck]))
+    assert len(consistent) < len(candidates)
+    infoset = infoset_from_record(record, seed % 2, turns=turns)
+    draws = Counter(tuple(NAMES[card] for card in reversed(infoset.sample(rng).deck))
+                    for _ in range(400 * len(consistent)))
+    assert set(draws) == consistent
+    assert _p_value(draws, dict.fromkeys(consistent, 1.0)) > 1e-4
+
+
+def _places(deal: Any, infoset: InfoSet) -> list[int]:
+    """Places of the piles to look at: the next card, the first of each later pile, the last."""
+    places = [len(infoset.unseen) - 1, 0]
+    end = len(infoset.unseen) - infoset.left
+    for size in infoset.sizes[infoset.pile + 1:]:
+        places.append(end - 1)
+        end -= size
+    return sorted(set(places))
+
+
+def _place_p_values(deal: Any, infoset: InfoSet, rng: random.Random) -> list[float]:
+    """Each place's chi-square p-value: how often each card lies there, against its copies."""
+    places = _places(deal, infoset)
+    counts: list[Counter[int]] = [Counter() for _ in places]
+    for _ in range(6000):
+        deck = deal(rng)
+        for counter, place in zip(counts, places, strict=True):
+            counter[deck[place]] += 1
+    weights = {card: float(copies) for card, copies in Counter(infoset.unseen).items()}
+    return [_p_value(counter, weights) for counter in counts]
+
+
+def test_each_unseen_card_lies_anywhere_as_often_as_its_copies_say() -> None:
+    """Mid-game, where orders are too many to list: at each place looked at, each card is
+    dealt as often as its share of the unseen copies; a dealer that shuffles only half of
+    the cards fails the same test."""
+    rng = random.Random(21)
+    record = _game(33)
+    infoset = infoset_from_record(record, 0, turns=len(record.turns) // 3)
+    assert infoset.sizes[infoset.pile + 1:] and len(set(infoset.unseen)) > 20
+    assert min(_place_p_values(lambda r: infoset.sample(r).deck, infoset, rng)) > 1e-4 / 5
+
+    def half_shuffled(r: random.Random) -> list[int]:
+        cards = list(infoset.unseen)
+        half = cards[len(cards) // 2:]
+        r.shuffle(half)
+        return cards[:len(cards) // 2] + half
+
+    assert min(_place_p_values(half_shuffled, infoset, rng)) < 1e-6

@@ -8,5 +8,7 @@ to it until validation moves here.
 """
 
 from .core import RivalsCore, Rule, Tables, tables_for, turn_words
+from .sampler import InfoSet, infoset_from_record, infoset_of_core, seat_view
 
-__all__ = ["RivalsCore", "Rule", "Tables", "tables_for", "turn_words"]
+__all__ = ["InfoSet", "RivalsCore", "Rule", "Tables", "infoset_from_record", "infoset_of_core",
+           "seat_view", "tables_for", "turn_words"]

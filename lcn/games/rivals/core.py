@@ -605,8 +605,11 @@ class RivalsCore:
         if self.phase == START:
             self.player = (self.player + 1) % self.players
         else:
+            # The auction is over: nothing of it stays, so that equal tables have equal keys.
             self.player = (self.leader + 1) % self.players
             self.phase = START
+            self.active = self.high = self.leader = self.expected = 0
+            self.last = -1
         self.turn += 1
 
     def score(self) -> tuple[int, ...]:

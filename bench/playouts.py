@@ -12,7 +12,10 @@ import random
 import time
 
 from lcn.games.classic import InfoSet, infoset_from_record
+from lcn.games.rivals import InfoSet as RivalsInfoSet
+from lcn.games.rivals import infoset_from_record as rivals_infoset
 from lcn.variants.classic_play import random_game
+from lcn.variants.rivals_play import random_game as rivals_game
 
 #: The issue's goals per core, printed beside what is measured.
 PLAYOUT_GOAL = 100_000
@@ -64,5 +67,61 @@ def measure(runs: int = 3) -> list[tuple[str, float, int]]:
     return rows
 
 
+# -- Lost Cities: Rivals ------------------------------------------------------------------
+
+#: Rivals decides word by word (a call, a placement, an uncover): its goal is in words.
+RIVALS_PLAYOUT_GOAL = 30_000
+
+
+def _rivals_position(players: int) -> RivalsInfoSet:
+    record = rivals_game(2026, players=players)
+    return rivals_infoset(record, 0, turns=len(record.turns) // 2)
+
+
+def rivals_playout_rate(infoset: RivalsInfoSet, heuristic: bool, seconds: float = 1.0) -> float:
+    """Words (decisions) per CPU second of playouts, each from a fresh deal of the piles:
+    uniformly random legal words, or the core's heuristic player."""
+    rng = random.Random(3)
+    words = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(20):
+            state = infoset.sample(rng)
+            words += state.heuristic_playout(rng) if heuristic else state.playout(rng)
+    return words / (time.process_time() - start)
+
+
+def rivals_sampler_rate(infoset: RivalsInfoSet, seconds: float = 1.0) -> float:
+    """Consistent deals of the piles per CPU second."""
+    rng = random.Random(4)
+    deals = 0
+    sample = infoset.sample
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(1000):
+            sample(rng)
+        deals += 1000
+    return deals / (time.process_time() - start)
+
+
+def measure_rivals(runs: int = 3) -> list[tuple[str, float, int]]:
+    """Print and return (row, best rate, goal) for two and four players."""
+    rows: list[tuple[str, float, int]] = []
+    for players in (2, 4):
+        infoset = _rivals_position(players)
+        where = f"rivals {players}p, mid-game ({len(infoset.unseen)} cards to uncover)"
+        for heuristic, what in ((False, "random"), (True, "heuristic")):
+            rows.append((f"{where}: {what} playout words/s",
+                         max(rivals_playout_rate(infoset, heuristic) for _ in range(runs)),
+                         RIVALS_PLAYOUT_GOAL))
+        rows.append((f"{where}: sampler deals/s",
+                     max(rivals_sampler_rate(infoset) for _ in range(runs)), SAMPLER_GOAL))
+    for row, rate, goal in rows:
+        verdict = "meets" if rate >= goal else "misses"
+        print(f"{row:<70} {rate:>10,.0f}  ({verdict} the goal of {goal:,})")
+    return rows
+
+
 if __name__ == "__main__":
     measure()
+    measure_rivals()

@@ -378,6 +378,12 @@ def test_a_record_without_its_piles_has_no_full_state() -> None:
 
     with pytest.raises(ValueError, match="Pile1"):
         RivalsCore.from_record(strip_piles(_game(1)))
+    tags = Tags(_game(1).tags)
+    first, *rest = tags["Pile1"].split()
+    assert first != rest[0]
+    tags["Pile1"] = " ".join([rest[0], *rest])  # one card once more, the first gone
+    with pytest.raises(ValueError, match="80 cards"):
+        RivalsCore.from_record(tags)
 
 
 def test_states_copy_and_compare() -> None:

@@ -280,11 +280,17 @@ class RivalsCore:
     def deal(cls, names: Sequence[str], starting_wagers: Sequence[Sequence[str]],
              piles: Sequence[Sequence[str]]) -> RivalsCore:
         """The start of a game from its deal as the tags write it (``Player1``.., ``Wagers1``..,
-        ``Pile1``.. each from the top card down)."""
+        ``Pile1``.. each from the top card down).
+
+        Raises ValueError for a card name that is not canonical, or piles that are not the
+        80 cards of the game: the core plays a deal, validation judges one.
+        """
         ids = CARD_IDS
+        cards = [[ids[card] for card in pile] for pile in piles]
+        if sorted(card for pile in cards for card in pile) != DECK:
+            raise ValueError("the piles are not the 80 cards of the game")
         return cls(tables_for(player_tokens(list(names))),
-                   [[ids[card] for card in cards] for cards in starting_wagers],
-                   [[ids[card] for card in pile] for pile in piles])
+                   [[ids[card] for card in wagers] for wagers in starting_wagers], cards)
 
     @classmethod
     def from_record(cls, record: GameRecord | Mapping[str, str]) -> RivalsCore:

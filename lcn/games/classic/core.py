@@ -16,6 +16,13 @@ Encodings (per card set, ``C`` colours, ``K = 1 + len(values)`` ranks):
 - a move is ``(card * 2 + discard) * (C + 1) + source``: ``discard`` 1 puts the card on its
   discard pile, ``source`` 0 draws from the draw pile and ``1 + c`` from colour ``c``'s
   discard pile. Its word is today's (``R5/d``, ``xY3/R``), spelt by ``format_move``.
+
+A position may also hold cards the record has not shown, as validation of a record without
+(all of) its deal needs (``docs/hidden-information.md``): :data:`UNKNOWN` stands for such a
+card in a hand or in the draw pile, and ``left`` counts each card's copies whose place is not
+known yet. A card played that is not in the hand fills an unknown place of it, if a copy of
+it is left; that is the whole of the hidden-information rule, so the step that judges a
+record without its deal is the one a search plays with everything known.
 """
 
 from __future__ import annotations
@@ -25,13 +32,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from itertools import pairwise
 
-from ...variants.classic import (
-    CLASSIC_5,
-    ClassicConfig,
-    ClassicMove,
-    format_move,
-    parse_move,
-)
+from .cards import CLASSIC_5, ClassicConfig, ClassicMove, format_move, parse_move
 
 
 class Rule(IntEnum):
@@ -57,6 +58,9 @@ class Rule(IntEnum):
     DRAW_NOT_JUST_DISCARDED = 6
     #: A turn after the last card of the draw pile was drawn.
     END_LAST_DRAW = 7
+    #: A card the record had not shown in the hand, when the hand's unknown places are
+    #: all taken already.
+    HAND_COUNT = 8
 
     @property
     def rule_id(self) -> str:
@@ -146,6 +150,8 @@ class Tables:
 
 
 _TABLES: dict[ClassicConfig, Tables] = {}
+#: A card the record has not shown, in a hand or in the draw pile.
+UNKNOWN = -1
 
 
 def tables_for(config: ClassicConfig = CLASSIC_5) -> Tables:
@@ -162,16 +168,29 @@ class ClassicCore:
     Expeditions keep what scoring and placing need, per player and colour at index
     ``player * C + colour``: the top rank (0 while only wagers or nothing), the number of
     cards, of wagers, and the sum of values. The draw pile is a list whose end is its top.
+
+    Hands and the draw pile may hold :data:`UNKNOWN` (a record without its whole deal);
+    ``left[card]`` is then the number of the card's copies no place holds yet, and
+    ``blind[player]`` is 1 once that player's hand held a card the record had not shown
+    (which tells an unknown card too many, C-HAND-COUNT, from one never dealt, C-HAND-CARD).
+    With everything known both stay 0 and cost nothing.
     """
 
-    __slots__ = ("count", "hands", "pile", "piles", "player", "tables", "top", "total", "turn",
-                 "wagers")
+    __slots__ = ("blind", "count", "hands", "left", "pile", "piles", "player", "tables", "top",
+                 "total", "turn", "wagers")
 
-    def __init__(self, tables: Tables, hands: Sequence[Sequence[int]], pile: Sequence[int]) -> None:
-        """A game's start: ``pile`` from the bottom up (its last card is drawn first)."""
+    def __init__(self, tables: Tables, hands: Sequence[Sequence[int]], pile: Sequence[int],
+                 left: Sequence[int] | None = None) -> None:
+        """A game's start: ``pile`` from the bottom up (its last card is drawn first).
+
+        ``left`` counts the copies of each card that neither hand nor the pile holds known
+        (every copy of a card, where nothing is known); by default none.
+        """
         cells = 2 * tables.colours
         self.tables = tables
         self.hands = [list(hands[0]), list(hands[1])]
+        self.left = list(left) if left is not None else [0] * tables.kinds
+        self.blind = [int(UNKNOWN in hand) for hand in self.hands]
         self.top = [0] * cells
         self.count = [0] * cells
         self.wagers = [0] * cells
@@ -191,6 +210,34 @@ class ClassicCore:
                    [ids[c] for c in reversed(deck)])
 
     @classmethod
+    def start(cls, config: ClassicConfig, hands: Sequence[Sequence[str] | None],
+              deck: Sequence[str] | None) -> ClassicCore:
+        """The start of a game from what a record gives of its deal: each hand and the
+        ``Deck`` (top down) as card words, or None where the record does not say.
+
+        The parts given must be a part of a deal (no card more often than its copies, each
+        hand of the hand size, the deck of the pile's size): ValueError otherwise.
+        """
+        tables = tables_for(config)
+        ids = tables.ids
+        left = tables.copies.copy()
+        places: list[list[int]] = []
+        for part, size in ((hands[0], config.hand_size), (hands[1], config.hand_size),
+                           (None if deck is None else list(reversed(deck)), config.pile_size)):
+            if part is None:
+                places.append([UNKNOWN] * size)
+                continue
+            if len(part) != size:
+                raise ValueError(f"{len(part)} cards where the deal has {size}")
+            cards = [ids[name] for name in part]
+            for card in cards:
+                left[card] -= 1
+                if left[card] < 0:
+                    raise ValueError(f"more copies of {tables.names[card]} than the game has")
+            places.append(cards)
+        return cls(tables, places[:2], places[2], left)
+
+    @classmethod
     def shuffled(cls, config: ClassicConfig, rng: random.Random) -> ClassicCore:
         """A new game dealt from a shuffled deck."""
         tables = tables_for(config)
@@ -204,6 +251,8 @@ class ClassicCore:
         other = ClassicCore.__new__(ClassicCore)
         other.tables = self.tables
         other.hands = [self.hands[0][:], self.hands[1][:]]
+        other.left = self.left[:]
+        other.blind = self.blind[:]
         other.top = self.top[:]
         other.count = self.count[:]
         other.wagers = self.wagers[:]
@@ -219,14 +268,18 @@ class ClassicCore:
         return (tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1])), tuple(self.top),
                 tuple(self.count), tuple(self.wagers), tuple(self.total),
                 tuple(tuple(pile) for pile in self.piles), tuple(self.pile), self.player,
-                self.turn)
+                self.turn, tuple(self.left), tuple(self.blind))
 
     def is_over(self) -> bool:
         """The game ends on the draw of the draw pile's last card (C-END-LAST-DRAW)."""
         return not self.pile
 
     def legal_moves(self) -> list[int]:
-        """Every legal move of the player to move, each once (copies of a wager are alike)."""
+        """Every legal move of the player to move, each once (copies of a wager are alike).
+
+        Only the hand's known cards are listed: what an unknown place may hold is for the
+        deal, not the player, to say.
+        """
         if not self.pile:
             return []
         tables = self.tables
@@ -239,6 +292,8 @@ class ClassicCore:
         moves: list[int] = []
         append, extend = moves.append, moves.extend
         for card in sorted(set(self.hands[self.player])):
+            if card < 0:
+                continue
             colour = colour_of[card]
             rank = rank_of[card]
             current = top[base + colour]
@@ -258,10 +313,15 @@ class ClassicCore:
             return Rule.END_LAST_DRAW
         tables = self.tables
         card = tables.move_card[move]
-        if card not in self.hands[self.player]:
-            if tables.rank_of[card] and card in self.pile:
-                return Rule.HAND_CARD
-            return Rule.CARD_UNIQUE
+        hand = self.hands[self.player]
+        if card not in hand:
+            # It must fill an unknown place of the hand (the engine's order of checks).
+            if not self.left[card]:
+                if tables.rank_of[card] and card in self.pile:
+                    return Rule.HAND_CARD  # still in the draw pile, by the deal
+                return Rule.CARD_UNIQUE  # every copy is somewhere else
+            if UNKNOWN not in hand:
+                return Rule.HAND_COUNT if self.blind[self.player] else Rule.HAND_CARD
         colour = tables.colour_of[card]
         discard = tables.move_discard[move]
         if not discard:
@@ -287,7 +347,12 @@ class ClassicCore:
         hand = self.hands[self.player]
         card = tables.move_card[move]
         if not pile or card not in hand:
-            return self.check(move)
+            code = self.check(move)
+            if code:
+                return code
+            # A card the record had not shown: it fills an unknown place of the hand.
+            hand[hand.index(UNKNOWN)] = card
+            self.left[card] -= 1
         colour = tables.colour_of[card]
         source = tables.move_source[move]
         if tables.move_discard[move]:
@@ -301,7 +366,10 @@ class ClassicCore:
                 hand.append(taken.pop())
             else:
                 hand.remove(card)
-                hand.append(pile.pop())
+                drawn = pile.pop()
+                hand.append(drawn)
+                if drawn < 0:
+                    self.blind[self.player] = 1
             self.piles[colour].append(card)
         else:
             cell = self.player * tables.colours + colour
@@ -320,7 +388,10 @@ class ClassicCore:
                 hand.append(taken.pop())
             else:
                 hand.remove(card)
-                hand.append(pile.pop())
+                drawn = pile.pop()
+                hand.append(drawn)
+                if drawn < 0:
+                    self.blind[self.player] = 1
             if rank:
                 self.top[cell] = rank
                 self.total[cell] += tables.value_of[card]
@@ -363,6 +434,8 @@ class ClassicCore:
         options = []
         total = 0
         for card in set(self.hands[self.player]):
+            if card < 0:
+                continue
             colour = colour_of[card]
             rank = rank_of[card]
             current = top[base + colour]

@@ -85,6 +85,8 @@ class InfoSet:
         state.total = list(self.total)
         state.piles = [list(pile) for pile in self.piles]
         state.pile = cards
+        state.left = [0] * self.tables.kinds  # every card has its place in a dealt state
+        state.blind = [0, 0]
         state.player = self.player
         state.turn = self.turn
         return state

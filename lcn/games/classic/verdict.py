@@ -1,0 +1,210 @@
+"""The quick verdict on a classic record: its words read into the core's moves and played.
+
+Nearly every record a validator sees in bulk (engine self-play, site exports, games written
+by hand in the usual way) breaks no rule. For those, validation needs no model of turns, no
+record of where each card went and no explanation; it needs the words read as moves and the
+moves played by the rules. The rules are :class:`~lcn.games.classic.core.ClassicCore`'s
+step, the one a search plays, so this module holds no rule of its own: it reads the words
+(move numbers wherever the reader takes them, glyphs, any letter case) and gives up, for the
+full engine to explain, at the first thing it does not take or the first step the core
+refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ...model import SUFFIX_GLYPHS
+from ...variants.base import ExpressResult
+from .cards import ClassicConfig
+from .core import UNKNOWN, ClassicCore, Tables, tables_for
+
+if TYPE_CHECKING:
+    from ...model import GameRecord
+
+
+class _Words:
+    """Every spelling of a card set's turns that the verdict reads, made once per card set."""
+
+    __slots__ = ("all_ids", "heads", "moves", "numbers", "others", "spellings", "tables")
+
+    def __init__(self, config: ClassicConfig) -> None:
+        tables = self.tables = tables_for(config)
+        canonical = dict(tables.word_ids)
+        #: A turn's move by its canonical text, the whole turn in upper or in lower case, or
+        #: a suffix glyph glued to it as written or in lower case: one look-up each.
+        self.moves: dict[str, int] = dict(canonical)
+        lower = {text.lower(): move for text, move in canonical.items()}
+        glued = {text + glyph: move for text, move in [*canonical.items(), *lower.items()]
+                 for glyph in SUFFIX_GLYPHS}
+        self.moves.update(lower)
+        self.moves.update({text.upper(): move for text, move in self.moves.items()})
+        self.moves.update(glued)
+        #: Each turn's canonical text by its text in upper case: the reader takes any letter
+        #: case (no two canonical texts differ only in case: `X`, `D` and `W` as a value are
+        #: no colour's letter, and a colour is always upper case).
+        self.spellings = {text.upper(): text for text in canonical}
+        #: The words that are no turn: the usual move numbers, by the index of the turn each
+        #: stands before (`N.` the first player's turn of round N, `N...` the second's); then
+        #: the numeric glyphs and the suffix glyphs standing alone (-1).
+        self.others: dict[str, int] = {}
+        others = self.others
+        for n in range(1, 4 * config.total_cards):
+            for dots in (".", "..", "..."):
+                others[f"{n}{dots}"] = 2 * n - 2 + (dots == "...")
+        nags = [f"${n}" for n in range(10)] + [f"${n:02}" for n in range(100)] \
+            + [f"${n:03}" for n in range(256)] + [f"${n}" for n in range(10, 256)]
+        for word in nags + list(SUFFIX_GLYPHS):
+            others[word] = -1
+        #: Every card of the game, wager copies repeated, sorted: a deal is valid when its
+        #: cards, sorted, are exactly these (C-SETUP-DEAL, C-CARD-UNIQUE).
+        self.all_ids = sorted(tables.deck)
+        #: The move number written before the first player's turn of each round, for the
+        #: usual lengths of a game (a longer one, drawing from discard piles, is left to the
+        #: full engine).
+        self.numbers = [f"{n}." for n in range(1, 4 * config.total_cards)]
+        #: The digits of those numbers, by the index of the turn each stands before: a number
+        #: glued to its turn (``12.R7/d``) is checked with one look-up.
+        self.heads = {f"{n}": 2 * n - 2 for n in range(1, 4 * config.total_cards)}
+
+
+_WORDS: dict[ClassicConfig, _Words] = {}
+#: A move number as the reader takes it, perhaps glued to the word after it (``12.R7/d``).
+_NUMBER = re.compile(r"([0-9]{1,9})(\.+)([^.]*)")
+
+
+def _start(record: GameRecord, words: _Words) -> ClassicCore | None:
+    """The core at the start of the record's game, or None when the deal is for the engine.
+
+    Either the whole deal is in canonical form and exact, or none of it is given; a part of
+    the deal, a card spelt otherwise or a deal the engine would say something about is left
+    to it (C-SETUP-DEAL).
+    """
+    tags = record.tags.mapping
+    tables: Tables = words.tables
+    config = tables.config
+    hand1, hand2, deck_text = tags.get("Hand1"), tags.get("Hand2"), tags.get("Deck")
+    if hand1 is not None and hand2 is not None and deck_text is not None:
+        first, second = hand1.split(), hand2.split()
+        size = config.hand_size
+        if len(first) != size or len(second) != size:
+            return None
+        try:
+            dealt = list(map(tables.ids.__getitem__, first + second + deck_text.split()))
+        except KeyError:
+            return None
+        if sorted(dealt) != words.all_ids:
+            return None
+        dealt[2 * size:] = dealt[:2 * size - 1:-1]  # the Deck tag's top is the pile's end
+        return ClassicCore(tables, [dealt[:size], dealt[size:2 * size]], dealt[2 * size:])
+    if hand1 is not None or hand2 is not None or deck_text is not None:
+        return None
+    unknown = [UNKNOWN] * config.hand_size
+    return ClassicCore(tables, [unknown, unknown], [UNKNOWN] * config.pile_size, tables.copies)
+
+
+def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *,
+                  stripped: bool = True) -> ExpressResult | None:
+    """Decide a classic record from its words, or return None to have it validated in full.
+
+    The words are as the lexer finds them (comments left out). Turns in canonical form take
+    the quick step; any other word takes a slower one: a turn in another letter case, a
+    suffix glyph glued to it or alone, a numeric glyph, a move number wherever it may stand
+    (glued to its turn, ``N...`` before the second player's turn, or none). A word the reader
+    or the validator would say something about (a glyph before the first turn, an unknown
+    glyph, two move numbers in a row, a number that is not its turn's: LCN-GLYPH,
+    LCN-MOVE-NUMBER) gives up, as does a turn not in the table or one the core refuses.
+    ``stripped`` False says not to take the writer's move numbers out first.
+    """
+    given = words
+    tags = record.tags.mapping
+    player1, player2 = tags.get("Player1"), tags.get("Player2")
+    # No tag name holds a line break: the names that start with `Player` are the two seats.
+    if player1 is None or player2 is None or ("\n" + "\n".join(tags)).count("\nPlayer") != 2:
+        return None  # any other `Player...` tag says something about the seats (C-SETUP-PLAYERS)
+    table = _WORDS.get(config)
+    if table is None:
+        table = _WORDS[config] = _Words(config)
+    core = _start(record, table)
+    if core is None:
+        return None
+    numbers, heads = table.numbers, table.heads
+    if stripped and words[:1] == ["1."] and len(words) % 3 != 1 \
+            and words[::3] == numbers[:(len(words) + 2) // 3]:
+        # Move numbers as the writer puts them, before every round: every third word, with
+        # the number of its round and one dot (LCN-MOVE-NUMBER), and a turn after each.
+        words = words.copy()
+        del words[::3]
+    else:
+        stripped = False
+    moves = table.moves
+    spellings = table.spellings
+    others = table.others
+    step = core.step
+    numbered = -1  # the index of the turn that the last move number written stands before
+    for word in words:
+        move = moves.get(word)
+        if move is None:
+            # Any other word (see above): slower steps, which canonical turns never take.
+            index = core.turn
+            at = others.get(word)
+            if at is not None:
+                # A word that is no turn. A move number stands before one turn, of one index
+                # (``ClassicVariant.move_number``); a glyph (-1) after a turn.
+                if stripped:
+                    # Among the writer's numbers: the words are read again with every number
+                    # where it stands.
+                    return express_check(record, given, config, stripped=False)
+                if at >= 0:
+                    if at != index or numbered == index:
+                        return None
+                    numbered = index
+                elif not index:
+                    return None  # a glyph before the first turn (LCN-GLYPH)
+                continue
+            if word[0] in "0123456789":
+                # A move number glued to its turn (`12.R7/d`), or with many dots.
+                if stripped:
+                    return express_check(record, given, config, stripped=False)
+                head, _, rest = word.partition(".")
+                move = moves.get(rest)
+                if move is None or heads.get(head) != index or numbered == index:
+                    move = None
+                    if heads.get(head) == index and rest and rest[0] != "." and numbered != index:
+                        # The usual number of this turn and a word after it (its first
+                        # character no dot, so that the number is all of `N.`; anything but a
+                        # turn after it is no word of the table, and the verdict gives up).
+                        word = rest
+                    else:
+                        match = _NUMBER.fullmatch(word)
+                        if match is None or numbered == index \
+                                or 2 * int(match[1]) - 2 + (len(match[2]) >= 3) != index:
+                            return None
+                        word = match[3]
+                        if not word:
+                            numbered = index
+                            continue
+                        if word[0] in "$0123456789":
+                            return None  # `1.$2`, `1.2.`: rare spellings, read by the full engine
+                numbered = index
+            if move is None:
+                # A turn in another letter case, or a suffix glyph glued to it.
+                if word[-1] in "!?":
+                    cut = len(word.rstrip("!?"))
+                    if word[cut:] not in SUFFIX_GLYPHS:
+                        return None
+                    word = word[:cut]
+                move = moves.get(word)
+                if move is None:
+                    move = moves.get(spellings.get(word.upper(), ""))
+                    if move is None:
+                        return None  # not a turn of the table
+        if step(move):
+            return None  # a rule broken: the engine says which, where and why
+    if numbered == core.turn:
+        return None  # a move number not followed by a turn (LCN-MOVE-NUMBER)
+    totals = core.score()
+    # An empty name is a seat's as the engine names it (``seats_from_tags``).
+    return ExpressResult([player1 or "Player 1", player2 or "Player 2"], list(totals),
+                         core.is_over(), core.turn)

@@ -1,0 +1,755 @@
+"""The fast full-information core of Lost Cities: Roll & Write: integer sheets, integer decisions.
+
+A search plays hundreds of thousands of decisions per move, so a decision here is a few list
+operations on small integers. The rules are those of ``seeds/rollwrite.md`` as
+``lcn.variants.rollwrite`` checks them, and a failed :meth:`RollWriteCore.step` answers with
+the rule ID that engine reports first for the same word (:class:`Rule`), leaving the state as
+it was; ``tests/test_rollwrite_core.py`` holds the two equal on seeded games.
+
+A decision is the next word a player writes, as ``lcn.legal_moves`` offers it: a choice
+(``Ada:-``, ``Ada:R0``, ``Ada:R3+>-``, ``Ada:B7^``), where a trailing ``>`` leaves the
+acceleration's expedition to a *continuation* word of the same player (``G+``, ``G>``,
+``B^``). The dice are not decisions: the state knows them (the rolls of a record, or of a
+seeded roller); where a roll is not known yet the state waits for it (:meth:`needs_roll`,
+:meth:`set_roll`), and :meth:`RollWriteCore.playout` rolls it from its generator.
+
+Encodings (``c`` a colour 0-5 in ``ROYGBP``, a value 1-10, 10 being a 0 die written during an
+expedition; a mark 0-6 is ``"" + >- +>- > +> ^`` in this order, its artefact bit ``mark & 1``
+and its arrow ``mark >> 1``: 0 none, 1 declined, 2 accelerating):
+
+- move 0 refuses; ``1 + c`` marks the circle of ``c``;
+- ``WRITE + (c * 10 + value - 1) * 7 + mark`` writes ``value`` in ``c`` (mark 6: the top
+  artefact of a full expedition);
+- ``NEXT + c * 7 + mark`` is the continuation accelerating ``c``.
+
+What each box of the sheet carries is part of the state, per box and per part (arrow,
+artefact): not known, learned from the first filling (no / yes) or given by a layout (no /
+yes), as the engine keeps it (RW-LAYOUT-CONSISTENT). With a layout given, marks are
+optional, so several words mean one decision (``R3`` and ``R3+`` on an artefact box):
+:meth:`legal_moves` lists each decision once, in its fully marked word, and :meth:`check`
+accepts every word the engine accepts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+
+from ...model import GameRecord
+from ...variants.rollwrite import (
+    ARTEFACT_POINTS,
+    BOXES,
+    BRIDGE_BOX,
+    BRIDGE_POINTS,
+    COLOURS,
+    DICE_POINTS,
+    EXPEDITION_POINTS,
+    BoxKind,
+    RollWriteVariant,
+    player_tokens,
+)
+
+#: A player fills at most 54 boxes, 6 top artefacts and 6 circles, and after nine refusals
+#: is exhausted; every turn each player fills something or refuses, so after this many
+#: turns every player is exhausted and the game has ended (RW-END-CONDITION).
+MAX_TURNS = 6 * BOXES + 6 + 6 + BOXES
+
+MARKS = ("", "+", ">-", "+>-", ">", "+>", "^")
+TOP = 6
+REFUSE = 0
+WRITE = 7
+NEXT = WRITE + 6 * 10 * 7
+MOVES = NEXT + 6 * 7
+#: Column indexes of the bridges (``COLUMNS``): the six expeditions, then A and D.
+ART_COLUMN = 6
+DICE_COLUMN = 7
+
+#: Box part codes: what the state knows of a box's arrow or artefact.
+UNKNOWN, LEARNED_NO, LEARNED_YES, GIVEN_NO, GIVEN_YES = range(5)
+
+#: Roll: (sorted colour dice, sorted number dice), each a tuple of small integers.
+Roll = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+class Rule(IntEnum):
+    """Why a step failed; each member names the rule ID today's engine reports first for it.
+
+    The order of the checks is the engine's: the dice, then the circle or the number
+    written, then the box's marks (artefact before arrow), then the acceleration's box.
+    """
+
+    #: The roller's colour or number die was not rolled.
+    TURN_ROLLER_DICE = 1
+    #: Another player's die is not among the four the roller left (or the six).
+    TURN_OTHERS_DICE = 2
+    #: The circle after the expedition started, or marked twice.
+    CIRCLE = 3
+    #: A 0 (written 10) opening an expedition.
+    WRITE_ZERO_START = 4
+    #: A number lower than the expedition's top number.
+    WRITE_ASCENDING = 5
+    #: A number for a full expedition without ``^``.
+    WRITE_FULL = 6
+    #: ``^`` on an expedition not full, or a top artefact claimed twice.
+    TOP_ARTEFACT = 7
+    #: An acceleration onto a full expedition without ``^``, or whose top artefact is claimed.
+    ACCEL_FULL = 8
+    #: ``>`` from a box the given layout shows without an arrow.
+    ACCEL_ARROW = 9
+    #: ``+`` on a box the given layout shows without an artefact.
+    ARTEFACT_BOX = 10
+    #: Marks that disagree with what an earlier filling of the box showed.
+    LAYOUT_CONSISTENT = 11
+    #: A choice where the acceleration's expedition is due (``R3>`` then nothing).
+    ACCEL_COPY = 12
+    #: A word after the end of the game.
+    END_CONDITION = 13
+    #: A continuation where no acceleration is pending: not a word of the turn's grammar.
+    TURN_SYNTAX = 14
+
+    @property
+    def rule_id(self) -> str:
+        """The rule's ID in ``seeds/rollwrite.md`` (``RW-WRITE-ASCENDING``), or the
+        notation's (``LCN-RW-TURN``)."""
+        if self is Rule.TURN_SYNTAX:
+            return "LCN-RW-TURN"
+        return "RW-" + self.name.replace("_", "-")
+
+
+# -- move tables (the same for every game) -------------------------------------------------
+
+MOVE_KIND = [0] + [1] * 6 + [2] * (NEXT - WRITE) + [3] * (MOVES - NEXT)
+MOVE_COLOUR = [0] + list(range(6)) + [(m - WRITE) // 70 for m in range(WRITE, NEXT)] \
+    + [(m - NEXT) // 7 for m in range(NEXT, MOVES)]
+MOVE_VALUE = [0] * WRITE + [(m - WRITE) // 7 % 10 + 1 for m in range(WRITE, NEXT)] + [0] * 42
+MOVE_MARK = [0] * WRITE + [(m - WRITE) % 7 for m in range(WRITE, NEXT)] \
+    + [(m - NEXT) % 7 for m in range(NEXT, MOVES)]
+#: The die a choice uses: its number's die (a 10 is a 0), the circle's 0; -1 for none.
+MOVE_DIE = [-1] + [0] * 6 + [v % 10 for v in MOVE_VALUE[WRITE:NEXT]] + [-1] * 42
+#: The text of each move after the player's ``Token:`` (a continuation has no player).
+BODIES = ["-"] + [f"{c}0" for c in COLOURS] \
+    + [f"{COLOURS[MOVE_COLOUR[m]]}{MOVE_VALUE[m]}{MARKS[MOVE_MARK[m]]}" for m in range(WRITE, NEXT)] \
+    + [f"{COLOURS[MOVE_COLOUR[m]]}{MARKS[MOVE_MARK[m]]}" for m in range(NEXT, MOVES)]
+_CHOICE_IDS = {BODIES[m]: m for m in range(NEXT)}
+_NEXT_IDS = {BODIES[m]: m for m in range(NEXT, MOVES)}
+
+
+def _options(part_art: int, part_arrow: int, every: bool) -> tuple[int, ...]:
+    """The marks of a box fill: each decision once (its fully marked word), or with
+    ``every`` each word the engine accepts (a given layout makes marks optional)."""
+    arts = {UNKNOWN: (0, 1), LEARNED_NO: (0,), LEARNED_YES: (1,), GIVEN_NO: (0,),
+            GIVEN_YES: (0, 1) if every else (1,)}[part_art]
+    arrows = {UNKNOWN: (0, 1, 2), LEARNED_NO: (0,), LEARNED_YES: (1, 2), GIVEN_NO: (0,),
+              GIVEN_YES: (0, 1, 2) if every else (1, 2)}[part_arrow]
+    return tuple(art + 2 * arrow for arrow in arrows for art in arts)
+
+
+#: Marks of a box fill by (artefact part, arrow part): ``BOX_OPTIONS[art * 5 + arrow]``.
+BOX_OPTIONS = [_options(a, r, False) for a in range(5) for r in range(5)]
+BOX_ACCEPTED = [_options(a, r, True) for a in range(5) for r in range(5)]
+
+
+def _multisets(size: int, faces: int) -> list[tuple[int, ...]]:
+    if size == 0:
+        return [()]
+    return [(first, *rest) for first in range(faces) for rest in _multisets(size - 1, faces)
+            if not rest or first <= rest[0]]
+
+
+#: Each sorted dice tuple's distinct faces, and the tuple with one face taken out.
+DISTINCT: dict[tuple[int, ...], tuple[int, ...]] = {}
+TAKEN: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+for _size in (2, 3):
+    for _dice in _multisets(_size, 10):
+        DISTINCT[_dice] = tuple(sorted(set(_dice)))
+        for _face in set(_dice):
+            _rest = list(_dice)
+            _rest.remove(_face)
+            TAKEN[(_dice, _face)] = tuple(_rest)
+#: Every ordered throw of three colour dice (216) and three number dice (1000), sorted: a roll
+#: is two look-ups of uniform indexes.
+COLOUR_THROWS = [tuple(sorted((a, b, c))) for a in range(6) for b in range(6) for c in range(6)]
+NUMBER_THROWS = [tuple(sorted((a, b, c))) for a in range(10) for b in range(10) for c in range(10)]
+
+
+def roll_dice(rng: random.Random) -> Roll:
+    """One roll of the six dice: each colour die uniform over the six colours, each number
+    die over 0-9, all independent (RW-SETUP-DICE)."""
+    rand = rng.random
+    return COLOUR_THROWS[int(rand() * 216)], NUMBER_THROWS[int(rand() * 1000)]
+
+
+def roll_text(roll: Roll) -> str:
+    """A roll as the record writes it (``ROG037``)."""
+    return "".join(COLOURS[c] for c in roll[0]) + "".join(map(str, roll[1]))
+
+
+def parse_roll(word: str) -> Roll:
+    """A roll word (``ROG307``, any case, dice in any order)."""
+    letters, digits = word[:3].upper(), word[3:]
+    if len(word) != 6 or any(c not in COLOURS for c in letters) or not digits.isdigit():
+        raise ValueError(f"`{word}` is not a roll: three colour dice and three number dice")
+    return tuple(sorted(COLOURS.index(c) for c in letters)), tuple(sorted(int(d) for d in digits))
+
+
+def pieces(body: str) -> list[str]:
+    """A choice's text after ``Token:`` cut into the words a player writes one by one:
+    ``R6>R>Y+`` is ``R6>``, ``R>`` and ``Y+`` (``>-`` declines and cuts nothing)."""
+    out: list[str] = []
+    start = 0
+    for index, char in enumerate(body):
+        if char == ">" and body[index + 1:index + 2] not in ("-", ""):
+            out.append(body[start:index + 1])
+            start = index + 1
+    out.append(body[start:])
+    return out
+
+
+class Sheet:
+    """What a given layout says of each box, made once per layout: the part codes a new game
+    starts from (``colour * 9 + box``), and whether any part is still to be learned."""
+
+    __slots__ = ("arrows", "artefacts", "learning")
+
+    def __init__(self, arrows: Sequence[int], artefacts: Sequence[int]) -> None:
+        self.arrows = tuple(arrows)
+        self.artefacts = tuple(artefacts)
+        self.learning = UNKNOWN in self.arrows or UNKNOWN in self.artefacts
+
+
+_SHEETS: dict[tuple[tuple[int, ...], tuple[int, ...]], Sheet] = {}
+
+
+def sheet_for(layout: dict[str, list[BoxKind]] | None) -> Sheet:
+    """The tables of a layout (``rollwrite.parse_layout``'s shape; None: nothing known)."""
+    def part(value: bool | None) -> int:
+        return UNKNOWN if value is None else (GIVEN_YES if value else GIVEN_NO)
+
+    if layout is None:
+        arrows = artefacts = (UNKNOWN,) * (6 * BOXES)
+    else:
+        arrows = tuple(part(layout[c][b].arrow) for c in COLOURS for b in range(BOXES))
+        artefacts = tuple(part(layout[c][b].artefact) for c in COLOURS for b in range(BOXES))
+    sheet = _SHEETS.get((arrows, artefacts))
+    if sheet is None:
+        sheet = _SHEETS[(arrows, artefacts)] = Sheet(arrows, artefacts)
+    return sheet
+
+
+class RollWriteCore:
+    """A position with every roll that matters known: the sheets, the bridges, the layout as
+    known, the turn and who writes next.
+
+    Per player and colour at index ``seat * 6 + colour``: boxes filled (``count``), the top
+    number (``top``), the circle (0 open, 1 marked, 2 struck) and the top artefact claimed
+    (``claimed``); per player the artefacts and dice shaded. ``bridges`` holds per column
+    (``ROYGBPAD``) the seats that scored it as a bit mask (0: not passed yet). Within a turn,
+    ``step`` is the roller's offset of the player writing, ``pool`` the dice left to the
+    others, ``pending`` 1 while an acceleration's expedition is due.
+    """
+
+    __slots__ = ("arrows", "art", "artefacts", "bridges", "circle", "claimed", "count",
+                 "crossed", "dice", "exhausted", "learning", "over", "passed", "pending",
+                 "players", "pool", "roll", "rolls", "sheet", "step_in_turn", "tokens", "top",
+                 "turn")
+
+    def __init__(self, players: int, sheet: Sheet, rolls: Iterable[Roll] = (),
+                 tokens: Sequence[str] | None = None) -> None:
+        if not 2 <= players <= 5:
+            raise ValueError(f"Lost Cities: Roll & Write is for 2-5 players, not {players}")
+        cells = players * 6
+        self.players = players
+        self.tokens = list(tokens) if tokens is not None else [f"P{s + 1}" for s in range(players)]
+        self.sheet = sheet
+        self.arrows = list(sheet.arrows)
+        self.artefacts = list(sheet.artefacts)
+        self.learning = sheet.learning
+        self.count = [0] * cells
+        self.top = [0] * cells
+        self.circle = [0] * cells
+        self.claimed = [0] * cells
+        self.art = [0] * players
+        self.dice = [0] * players
+        self.bridges = [0] * 8
+        self.crossed = [0] * 8
+        self.passed = 0
+        self.exhausted = 0
+        self.over = False
+        self.turn = 0
+        self.step_in_turn = 0
+        self.pending = 0
+        self.rolls = list(rolls)
+        self.roll: Roll | None = self.rolls[0] if self.rolls else None
+        self.pool: Roll | None = self.roll
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: int, layout: dict[str, list[BoxKind]] | None, rng: random.Random,
+            names: Sequence[str] | None = None) -> RollWriteCore:
+        """A new game on ``layout``, every roll it can need drawn now from ``rng`` (a seeded
+        roller: the future dice are part of the full state)."""
+        rolls = [roll_dice(rng) for _ in range(MAX_TURNS)]
+        tokens = player_tokens(list(names)) if names is not None else None
+        return cls(players, sheet_for(layout), rolls, tokens)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, variant: RollWriteVariant | None = None
+                    ) -> RollWriteCore:
+        """A record's game at its start: its players, the layout its tags (and the engine's
+        option or layout file) give, and the rolls of its turns as the known dice.
+
+        Raises ValueError when the players are not 2-5 or a turn does not start with a roll.
+        """
+        variant = variant or RollWriteVariant()
+        state, problems = variant.setup(record)
+        errors = [p for p in problems if p.code == "player-count"]
+        if errors:
+            raise ValueError(errors[0].message)
+        layout = {c: list(state.given[c]) for c in COLOURS}
+        rolls = [parse_roll(turn.text.split(None, 1)[0]) for turn in record.turns]
+        return cls(state.players, sheet_for(layout), rolls, state.tokens)
+
+    def copy(self) -> RollWriteCore:
+        """An independent copy: lists of small integers, copied by slicing (the rolls and a
+        layout that has nothing left to learn are shared: nothing changes them in place)."""
+        other = RollWriteCore.__new__(RollWriteCore)
+        other.players = self.players
+        other.tokens = self.tokens
+        other.sheet = self.sheet
+        if self.learning:
+            other.arrows = self.arrows[:]
+            other.artefacts = self.artefacts[:]
+        else:
+            other.arrows = self.arrows
+            other.artefacts = self.artefacts
+        other.learning = self.learning
+        other.count = self.count[:]
+        other.top = self.top[:]
+        other.circle = self.circle[:]
+        other.claimed = self.claimed[:]
+        other.art = self.art[:]
+        other.dice = self.dice[:]
+        other.bridges = self.bridges[:]
+        other.crossed = self.crossed[:]
+        other.passed = self.passed
+        other.exhausted = self.exhausted
+        other.over = self.over
+        other.turn = self.turn
+        other.step_in_turn = self.step_in_turn
+        other.pending = self.pending
+        other.rolls = self.rolls
+        other.roll = self.roll
+        other.pool = self.pool
+        return other
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the position is, as a hashable value (the rolls to come included)."""
+        return (tuple(self.arrows), tuple(self.artefacts), tuple(self.count), tuple(self.top),
+                tuple(self.circle), tuple(self.claimed), tuple(self.art), tuple(self.dice),
+                tuple(self.bridges), tuple(self.crossed), self.over, self.turn,
+                self.step_in_turn, self.pending, self.roll, self.pool,
+                tuple(self.rolls[self.turn + 1:]))
+
+    # -- the position ------------------------------------------------------------------
+    @property
+    def roller(self) -> int:
+        """The seat that rolls the current turn (Player1 rolls the first, then clockwise)."""
+        return self.turn % self.players
+
+    @property
+    def player(self) -> int:
+        """The seat whose word comes next."""
+        return (self.turn + self.step_in_turn) % self.players
+
+    def is_over(self) -> bool:
+        """All players exhausted or all eight bridges passed, at the end of a turn."""
+        return self.over
+
+    def needs_roll(self) -> bool:
+        """The game goes on but this turn's dice are not known yet: :meth:`set_roll`."""
+        return not self.over and self.roll is None
+
+    def set_roll(self, roll: Roll) -> None:
+        """The dice of the current turn, when the state did not know them."""
+        if not self.needs_roll():
+            raise ValueError("the dice of this turn are known already")
+        self.rolls = [*self.rolls[:self.turn], roll]
+        self.roll = self.pool = roll
+
+    def score(self) -> tuple[int, ...]:
+        """Each sheet's total as ``rollwrite.score_sheet`` computes it (RW-SCORE-*)."""
+        totals = []
+        count, circle = self.count, self.circle
+        for seat in range(self.players):
+            total = 0
+            for cell in range(seat * 6, seat * 6 + 6):
+                filled = count[cell]
+                doubled = circle[cell] == 1
+                base = EXPEDITION_POINTS[filled] if filled else (-50 if doubled else 0)
+                total += base * 2 if doubled else base
+            bit = 1 << seat
+            total += ARTEFACT_POINTS[self.art[seat]] + DICE_POINTS[self.dice[seat]]
+            total += BRIDGE_POINTS * sum(1 for won in self.bridges if won & bit)
+            totals.append(total)
+        return tuple(totals)
+
+    # -- moves -------------------------------------------------------------------------
+    def legal_moves(self) -> list[int]:
+        """Every decision of the player to write, each once (fully marked)."""
+        if self.over or self.roll is None:
+            return []
+        base = self.player * 6
+        count, claimed = self.count, self.claimed
+        arrows, artefacts = self.arrows, self.artefacts
+        if self.pending:
+            moves = []
+            for colour in range(6):
+                filled = count[base + colour]
+                at = NEXT + colour * 7
+                if filled == BOXES:
+                    if not claimed[base + colour]:
+                        moves.append(at + TOP)
+                else:
+                    box = colour * BOXES + filled
+                    moves += [at + mark for mark in BOX_OPTIONS[artefacts[box] * 5 + arrows[box]]]
+            return moves
+        colours, numbers = self.roll if self.step_in_turn == 0 else self.pool  # type: ignore[misc]
+        moves = [REFUSE]
+        top, circle = self.top, self.circle
+        dies = DISTINCT[numbers]
+        for colour in DISTINCT[colours]:
+            cell = base + colour
+            filled = count[cell]
+            highest = top[cell]
+            for die in dies:
+                if die == 0 and filled == 0:
+                    if circle[cell] == 0:
+                        moves.append(1 + colour)
+                    continue
+                value = die or 10
+                if value < highest:
+                    continue
+                at = WRITE + (colour * 10 + value - 1) * 7
+                if filled == BOXES:
+                    if not claimed[cell]:
+                        moves.append(at + TOP)
+                else:
+                    box = colour * BOXES + filled
+                    moves += [at + mark for mark in BOX_OPTIONS[artefacts[box] * 5 + arrows[box]]]
+        return moves
+
+    def random_move(self, rng: random.Random) -> int:
+        """A move drawn uniformly from :meth:`legal_moves`."""
+        moves = self.legal_moves()
+        return moves[int(rng.random() * len(moves))]
+
+    def check(self, move: int) -> int:
+        """0 when ``move`` is a word the engine accepts here, else the :class:`Rule` it breaks
+        first; nothing changes."""
+        return self.copy().step(move)
+
+    def step(self, move: int) -> int:
+        """Write ``move``: 0 when done, else the :class:`Rule` broken and the state unchanged."""
+        if self.over:
+            return Rule.END_CONDITION
+        roll = self.roll
+        if roll is None:
+            raise ValueError("the dice of this turn are not known: set_roll first")
+        kind = MOVE_KIND[move]
+        seat = (self.turn + self.step_in_turn) % self.players
+        colour = MOVE_COLOUR[move]
+        cell = seat * 6 + colour
+        if kind == 3:
+            if not self.pending:
+                return Rule.TURN_SYNTAX
+            mark = MOVE_MARK[move]
+            filled = self.count[cell]
+            if filled == BOXES:
+                if mark != TOP or self.claimed[cell]:
+                    return Rule.ACCEL_FULL
+                self.claimed[cell] = 1
+                self._shade(seat)
+                self.pending = 0
+            elif mark == TOP:
+                return Rule.TOP_ARTEFACT
+            else:
+                code = self._fill(seat, colour, self.top[cell] or 1, mark)
+                if code:
+                    return code
+        else:
+            if self.pending:
+                return Rule.ACCEL_COPY
+            first = self.step_in_turn == 0
+            if kind == 0:
+                dice = self.dice[seat]
+                if dice < BOXES:
+                    dice += 1
+                    self.dice[seat] = dice
+                    if dice == BRIDGE_BOX:
+                        self.crossed[DICE_COLUMN] |= 1 << seat
+                    elif dice == BOXES:
+                        self.exhausted += 1
+            else:
+                die = MOVE_DIE[move]
+                colours, numbers = roll if first else self.pool  # type: ignore[misc]
+                if colour not in colours or die not in numbers:
+                    return Rule.TURN_ROLLER_DICE if first else Rule.TURN_OTHERS_DICE
+                filled = self.count[cell]
+                if kind == 1:
+                    if filled or self.circle[cell] == 1:
+                        return Rule.CIRCLE
+                    self.circle[cell] = 1
+                else:
+                    value = MOVE_VALUE[move]
+                    mark = MOVE_MARK[move]
+                    if value == 10 and not filled:
+                        return Rule.WRITE_ZERO_START
+                    if value < self.top[cell]:
+                        return Rule.WRITE_ASCENDING
+                    if filled == BOXES:
+                        if mark != TOP:
+                            return Rule.WRITE_FULL
+                        if self.claimed[cell]:
+                            return Rule.TOP_ARTEFACT
+                        self.claimed[cell] = 1
+                        self._shade(seat)
+                    elif mark == TOP:
+                        return Rule.TOP_ARTEFACT
+                    else:
+                        code = self._fill(seat, colour, value, mark)
+                        if code:
+                            return code
+                if first:
+                    self.pool = (TAKEN[(colours, colour)], TAKEN[(numbers, die)])
+        if not self.pending:
+            self.step_in_turn += 1
+            if self.step_in_turn == self.players:
+                self._end_turn()
+        return 0
+
+    def _shade(self, seat: int) -> None:
+        shaded = self.art[seat]
+        if shaded < BOXES:
+            self.art[seat] = shaded + 1
+            if shaded + 1 == BRIDGE_BOX:
+                self.crossed[ART_COLUMN] |= 1 << seat
+
+    def _fill(self, seat: int, colour: int, value: int, mark: int) -> int:
+        """Write ``value`` in the next box of ``colour`` with ``mark``: the box's marks are
+        checked against the layout as known (RW-ARTEFACT-BOX, RW-ACCEL-ARROW,
+        RW-LAYOUT-CONSISTENT) before anything changes."""
+        cell = seat * 6 + colour
+        filled = self.count[cell]
+        box = colour * BOXES + filled
+        art = self.artefacts[box]
+        arrow = self.arrows[box]
+        said_art = mark & 1
+        said_arrow = mark >> 1
+        if said_art:
+            if art == GIVEN_NO:
+                return Rule.ARTEFACT_BOX
+            if art == LEARNED_NO:
+                return Rule.LAYOUT_CONSISTENT
+        elif art == LEARNED_YES:
+            return Rule.LAYOUT_CONSISTENT
+        if said_arrow:
+            if arrow == GIVEN_NO:
+                return Rule.ACCEL_ARROW
+            if arrow == LEARNED_NO:
+                return Rule.LAYOUT_CONSISTENT
+        elif arrow == LEARNED_YES:
+            return Rule.LAYOUT_CONSISTENT
+        if art == UNKNOWN:
+            self.artefacts[box] = LEARNED_YES if said_art else LEARNED_NO
+        if arrow == UNKNOWN:
+            self.arrows[box] = LEARNED_YES if said_arrow else LEARNED_NO
+        if not filled and self.circle[cell] == 0:
+            self.circle[cell] = 2
+        self.count[cell] = filled + 1
+        self.top[cell] = value
+        if filled + 1 == BRIDGE_BOX:
+            self.crossed[colour] |= 1 << seat
+        if said_art or art == GIVEN_YES:
+            self._shade(seat)
+        self.pending = 1 if said_arrow == 2 else 0
+        return 0
+
+    def _end_turn(self) -> None:
+        crossed = self.crossed
+        bridges = self.bridges
+        for column in range(8):
+            if crossed[column]:
+                if not bridges[column]:
+                    bridges[column] = crossed[column]
+                    self.passed += 1
+                crossed[column] = 0
+        self.turn += 1
+        self.step_in_turn = 0
+        if self.passed == 8 or self.exhausted == self.players:
+            self.over = True
+            self.roll = self.pool = None
+            return
+        rolls = self.rolls
+        self.roll = self.pool = rolls[self.turn] if self.turn < len(rolls) else None
+
+    def playout(self, rng: random.Random) -> int:
+        """Play uniformly random legal decisions to the end of the game, rolling from ``rng``
+        the dice not known; the decisions played."""
+        played = 0
+        step, legal = self.step, self.legal_moves
+        rand = rng.random
+        while not self.over:
+            if self.roll is None:
+                self.set_roll(roll_dice(rng))
+            moves = legal()
+            step(moves[int(rand() * len(moves))])
+            played += 1
+        return played
+
+    def heuristic_playout(self, rng: random.Random) -> int:
+        """Play :func:`heuristic_move` to the end of the game; the decisions played."""
+        played = 0
+        while not self.over:
+            if self.roll is None:
+                self.set_roll(roll_dice(rng))
+            self.step(heuristic_move(self, rng))
+            played += 1
+        return played
+
+    # -- words -------------------------------------------------------------------------
+    def word(self, move: int) -> str:
+        """The word of ``move`` for the player to write, as ``lcn.legal_moves`` offers it:
+        ``Ada:R3+>`` for a choice, ``G+`` for a continuation."""
+        if MOVE_KIND[move] == 3:
+            return BODIES[move]
+        return f"{self.tokens[self.player]}:{BODIES[move]}"
+
+    def move(self, word: str) -> int:
+        """The move of a word, in any letter case; a choice may leave out its ``Token:``.
+
+        Raises ValueError for a word that is no single decision, or a choice in the name of
+        another player than the one to write.
+        """
+        who, colon, body = word.rpartition(":")
+        body = body.upper()
+        if colon:
+            seat = self._seat(who)
+            if seat != self.player:
+                raise ValueError(f"`{word}`: {self.tokens[self.player]} writes next")
+            found = _CHOICE_IDS.get(body)
+        else:
+            found = _NEXT_IDS.get(body) if self.pending else _CHOICE_IDS.get(body)
+        if found is None:
+            raise ValueError(f"`{word}` is not one word of a choice")
+        return found
+
+    def _seat(self, token: str) -> int | None:
+        folded = token.casefold()
+        for seat, name in enumerate(self.tokens):
+            if name.casefold() == folded:
+                return seat
+        if len(token) == 2 and token[0] in "Pp" and token[1].isdigit() \
+                and 1 <= int(token[1]) <= self.players:
+            return int(token[1]) - 1
+        return None
+
+    def play_turn(self, text: str) -> None:
+        """Play a record's turn (``ROG037 Ada:R3+>G Bo:-``): its roll, which must be the one
+        known, and each choice word by word. Raises ValueError when a word breaks a rule."""
+        words = text.split()
+        roll = parse_roll(words[0])
+        if self.roll is None and not self.over:
+            self.set_roll(roll)
+        elif roll != self.roll:
+            raise ValueError(f"`{words[0]}` is not the roll of turn {self.turn + 1}")
+        for word in words[1:]:
+            who, _, body = word.partition(":")
+            if who.lower() in ("bridge", "exhausted") or word.lower() == "end":
+                continue
+            for index, piece in enumerate(pieces(body)):
+                code = self.step(self.move(f"{who}:{piece}" if index == 0 else piece))
+                if code:
+                    raise ValueError(f"`{word}` breaks {Rule(code).rule_id}")
+
+
+def heuristic_move(core: RollWriteCore, rng: random.Random) -> int:
+    """A quick, sensible decision: small steps up started expeditions, few new ones and low,
+    artefacts and top artefacts taken, accelerations towards long expeditions, refusals
+    while they still pay; ties broken at random.
+
+    It is the policy of ``rollwrite_play`` in integers, without its noise: a playout that
+    looks like a game, at a few times the cost of a random one.
+    """
+    moves = core.legal_moves()
+    base = core.player * 6
+    count, top, circle = core.count, core.top, core.circle
+    best = -1e9
+    chosen = moves[0]
+    rand = rng.random
+    if core.pending:
+        for move in moves:
+            cell = base + MOVE_COLOUR[move]
+            filled = count[cell]
+            if MOVE_MARK[move] == TOP:
+                worth = 3.0
+            elif filled:
+                worth = 1.0 + 0.25 * filled + (0.8 if filled == BRIDGE_BOX - 1 else 0.0)
+            else:
+                worth = 1.2 if circle[cell] == 1 else 0.3
+            worth += 0.5 * (MOVE_MARK[move] & 1) + 0.3 * (MOVE_MARK[move] >= 4) + 0.1 * rand()
+            if worth > best:
+                best, chosen = worth, move
+        return chosen
+    dice = core.dice[core.player]
+    started = sum(1 for cell in range(base, base + 6) if count[cell])
+    late = min(core.turn / 60, 1.0)
+    for move in moves:
+        kind = MOVE_KIND[move]
+        if kind == 0:
+            worth = 0.6 - 0.25 * max(0, dice - 5) - (3.0 if dice == BOXES - 1 else 0.0)
+        elif kind == 1:
+            worth = 1.6 - 1.2 * late - 0.3 * started
+        else:
+            cell = base + MOVE_COLOUR[move]
+            mark = MOVE_MARK[move]
+            value = MOVE_VALUE[move]
+            filled = count[cell]
+            if mark == TOP:
+                worth = 2.5
+            else:
+                bonus = 1.2 * (mark & 1) + (0.9 if mark >= 4 else 0.4 if mark >= 2 else 0.0)
+                if filled:
+                    room = (10 - value) / max(BOXES - filled, 1)
+                    worth = 2.8 - 0.9 * (value - top[cell]) + 0.3 * room + bonus
+                else:
+                    worth = 2.2 - 0.7 * (value - 1) - 0.45 * started - 1.5 * late + bonus
+                    if circle[cell] == 1:
+                        worth += 1.5
+        worth += 0.1 * rand()
+        if worth > best:
+            best, chosen = worth, move
+    return chosen
+
+
+def layout_of(core: RollWriteCore) -> dict[str, list[BoxKind]]:
+    """The layout as the state knows it (given or learned), in ``parse_layout``'s shape."""
+    def part(code: int) -> bool | None:
+        return None if code == UNKNOWN else code in (LEARNED_YES, GIVEN_YES)
+
+    return {c: [BoxKind(part(core.arrows[i * BOXES + b]), part(core.artefacts[i * BOXES + b]))
+                for b in range(BOXES)] for i, c in enumerate(COLOURS)}
+
+
+def replay(record: GameRecord, turns: int | None = None, variant: RollWriteVariant | None = None
+           ) -> RollWriteCore:
+    """The core after a record's first ``turns`` turns (all by default)."""
+    core = RollWriteCore.from_record(record, variant)
+    for turn in record.turns[:turns]:
+        core.play_turn(turn.text)
+    return core
+
+
+__all__ = ["MAX_TURNS", "MOVES", "RollWriteCore", "Rule", "Sheet", "heuristic_move",
+                      "layout_of", "parse_roll", "pieces", "replay", "roll_dice", "roll_text",
+                      "sheet_for"]

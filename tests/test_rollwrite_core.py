@@ -39,6 +39,8 @@ from lcn.games.rollwrite.core import (
     MOVE_VALUE,
     MOVES,
     NEXT,
+    decode,
+    encode,
     pieces,
     roll_text,
 )
@@ -378,7 +380,7 @@ def test_illegal_words_break_the_rule_validation_reports() -> None:
                     validated["RW-END-CONDITION"] += 1
                 break
             full = any(core.count[core.player * 6 + c] == 9 for c in range(6))
-            wanted = (full and min(validated["RW-WRITE-FULL"], validated["RW-ACCEL-FULL"]) < 12
+            wanted = ((full and min(validated["RW-WRITE-FULL"], validated["RW-ACCEL-FULL"]) < 12)
                       or (core.pending and rng.random() < 0.25) or rng.random() < 0.03)
             if not wanted or min(validated[r.rule_id] for r in Rule if r is not Rule.END_CONDITION) >= 12:
                 continue
@@ -416,8 +418,8 @@ def _record_of(core: RollWriteCore, layout: str | None, rng: random.Random,
         tags["Sheet"] = layout
     turns = []
     while not core.is_over():
-        text = roll_text(core.rolls[core.turn]) if core.roll is not None else ""
         assert core.roll is not None
+        text = roll_text(core.roll)
         while True:
             move = heuristic_move(core, rng) if policy else core.random_move(rng)
             word = core.word(move)
@@ -499,6 +501,7 @@ def test_words_and_moves() -> None:
     with pytest.raises(ValueError):
         core.move("G+")  # no acceleration is due
     assert pieces("R6>R>Y+") == ["R6>", "R>", "Y+"] and pieces("R3+>-") == ["R3+>-"]
+    assert all(decode(encode(decode(code))) == decode(code) for code in range(0, 216_000, 7))
     with pytest.raises(ValueError):
         RollWriteCore(6, sheet_for(None))
 
@@ -549,15 +552,15 @@ def test_the_sampler_rolls_the_dice_as_they_fall() -> None:
     for _ in range(4000):
         state = info.sample(rng)
         assert len(state.rolls) == MAX_TURNS and state.rolls[:middle] == public.rolls[:middle]
-        assert state.roll == state.rolls[middle] and not state.needs_roll()
+        assert state.roll == decode(state.rolls[middle]) and not state.needs_roll()
         assert (state.count, state.top, state.circle, state.claimed, state.art, state.dice,
                 state.bridges, state.arrows, state.artefacts) == (
             public.count, public.top, public.circle, public.claimed, public.art, public.dice,
             public.bridges, public.arrows, public.artefacts)
-        for roll in state.rolls[middle:middle + 5]:
+        for roll in map(decode, state.rolls[middle:middle + 5]):
             colours[roll[0]] += 1
             numbers[roll[1]] += 1
-        first, second = state.rolls[middle], state.rolls[middle + 1]
+        first, second = decode(state.rolls[middle]), decode(state.rolls[middle + 1])
         pairs[(sum(first[1]) % 2, sum(second[1]) % 2)] += 1
     colour_weights, number_weights = _roll_weights()
     assert set(colours) == set(colour_weights)

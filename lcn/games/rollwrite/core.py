@@ -167,17 +167,30 @@ for _size in (2, 3):
             _rest = list(_dice)
             _rest.remove(_face)
             TAKEN[(_dice, _face)] = tuple(_rest)
-#: Every ordered throw of three colour dice (216) and three number dice (1000), sorted: a roll
-#: is two look-ups of uniform indexes.
+#: Every ordered throw of three colour dice (216) and three number dice (1000), sorted. A
+#: state keeps its rolls as codes, ``colour throw * 1000 + number throw`` (``THROWS`` of
+#: them, equally likely): drawing a roll is one uniform integer, and a roll is decoded only
+#: when its turn comes.
 COLOUR_THROWS = [tuple(sorted((a, b, c))) for a in range(6) for b in range(6) for c in range(6)]
 NUMBER_THROWS = [tuple(sorted((a, b, c))) for a in range(10) for b in range(10) for c in range(10)]
+THROWS = 216 * 1000
+
+
+def decode(code: int) -> Roll:
+    """The roll of a code."""
+    return COLOUR_THROWS[code // 1000], NUMBER_THROWS[code % 1000]
+
+
+def encode(roll: Roll) -> int:
+    """A code of a roll (of its sorted throw: a roll has several codes, alike in play)."""
+    (a, b, c), (x, y, z) = roll
+    return (a * 36 + b * 6 + c) * 1000 + x * 100 + y * 10 + z
 
 
 def roll_dice(rng: random.Random) -> Roll:
     """One roll of the six dice: each colour die uniform over the six colours, each number
     die over 0-9, all independent (RW-SETUP-DICE)."""
-    rand = rng.random
-    return COLOUR_THROWS[int(rand() * 216)], NUMBER_THROWS[int(rand() * 1000)]
+    return decode(int(rng.random() * THROWS))
 
 
 def roll_text(roll: Roll) -> str:
@@ -279,8 +292,9 @@ class RollWriteCore:
         self.turn = 0
         self.step_in_turn = 0
         self.pending = 0
-        self.rolls = list(rolls)
-        self.roll: Roll | None = self.rolls[0] if self.rolls else None
+        #: The codes of the rolls known, by turn (:func:`decode`).
+        self.rolls = [encode(roll) for roll in rolls]
+        self.roll: Roll | None = decode(self.rolls[0]) if self.rolls else None
         self.pool: Roll | None = self.roll
 
     # -- construction ------------------------------------------------------------------
@@ -349,7 +363,7 @@ class RollWriteCore:
                 tuple(self.circle), tuple(self.claimed), tuple(self.art), tuple(self.dice),
                 tuple(self.bridges), tuple(self.crossed), self.over, self.turn,
                 self.step_in_turn, self.pending, self.roll, self.pool,
-                tuple(self.rolls[self.turn + 1:]))
+                tuple(decode(code) for code in self.rolls[self.turn + 1:]))
 
     # -- the position ------------------------------------------------------------------
     @property
@@ -374,7 +388,7 @@ class RollWriteCore:
         """The dice of the current turn, when the state did not know them."""
         if not self.needs_roll():
             raise ValueError("the dice of this turn are known already")
-        self.rolls = [*self.rolls[:self.turn], roll]
+        self.rolls = [*self.rolls[:self.turn], encode(roll)]
         self.roll = self.pool = roll
 
     def score(self) -> tuple[int, ...]:
@@ -591,7 +605,7 @@ class RollWriteCore:
             self.roll = self.pool = None
             return
         rolls = self.rolls
-        self.roll = self.pool = rolls[self.turn] if self.turn < len(rolls) else None
+        self.roll = self.pool = decode(rolls[self.turn]) if self.turn < len(rolls) else None
 
     def playout(self, rng: random.Random) -> int:
         """Play uniformly random legal decisions to the end of the game, rolling from ``rng``
@@ -750,6 +764,6 @@ def replay(record: GameRecord, turns: int | None = None, variant: RollWriteVaria
     return core
 
 
-__all__ = ["MAX_TURNS", "MOVES", "RollWriteCore", "Rule", "Sheet", "heuristic_move",
-                      "layout_of", "parse_roll", "pieces", "replay", "roll_dice", "roll_text",
-                      "sheet_for"]
+__all__ = ["MAX_TURNS", "MOVES", "RollWriteCore", "Rule", "Sheet", "decode", "encode",
+           "heuristic_move", "layout_of", "parse_roll", "pieces", "replay", "roll_dice", "roll_text",
+           "sheet_for"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ...model import GameRecord
 from ...variants.rollwrite import RollWriteVariant
-from .core import COLOUR_THROWS, MAX_TURNS, NUMBER_THROWS, RollWriteCore, replay
+from .core import MAX_TURNS, THROWS, RollWriteCore, decode, replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +64,10 @@ class InfoSet:
         """A full state: this position with every roll to come drawn from the dice."""
         state = self.state.copy()
         rand = rng.random
-        colours, numbers = COLOUR_THROWS, NUMBER_THROWS
-        state.rolls = self.state.rolls + [(colours[int(rand() * 216)], numbers[int(rand() * 1000)])
+        state.rolls = self.state.rolls + [int(rand() * THROWS)
                                           for _ in range(MAX_TURNS - len(self.state.rolls))]
         if state.roll is None and not state.over:
-            state.roll = state.pool = state.rolls[state.turn]
+            state.roll = state.pool = decode(state.rolls[state.turn])
         return state
 
 

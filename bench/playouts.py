@@ -14,8 +14,11 @@ import time
 from lcn.games.classic import InfoSet, infoset_from_record
 from lcn.games.rivals import InfoSet as RivalsInfoSet
 from lcn.games.rivals import infoset_from_record as rivals_infoset
+from lcn.games.rollwrite import InfoSet as RollWriteInfoSet
+from lcn.games.rollwrite import infoset_from_record as rollwrite_infoset
 from lcn.variants.classic_play import random_game
 from lcn.variants.rivals_play import random_game as rivals_game
+from lcn.variants.rollwrite_play import random_game as rollwrite_game
 
 #: The issue's goals per core, printed beside what is measured.
 PLAYOUT_GOAL = 100_000
@@ -122,6 +125,64 @@ def measure_rivals(runs: int = 3) -> list[tuple[str, float, int]]:
     return rows
 
 
+
+# -- Lost Cities: Roll & Write ------------------------------------------------------------
+
+#: Roll & Write decides word by word (a choice, an acceleration's expedition): its goal is
+#: in words too.
+ROLLWRITE_PLAYOUT_GOAL = 30_000
+
+
+def _rollwrite_position(players: int) -> RollWriteInfoSet:
+    record = rollwrite_game(2026, players=players)
+    return rollwrite_infoset(record, 0, turns=len(record.turns) // 2)
+
+
+def rollwrite_playout_rate(infoset: RollWriteInfoSet, heuristic: bool, seconds: float = 1.0) -> float:
+    """Words (decisions) per CPU second of playouts, each from fresh rolls to come:
+    uniformly random legal words, or the core's heuristic player."""
+    rng = random.Random(5)
+    words = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(20):
+            state = infoset.sample(rng)
+            words += state.heuristic_playout(rng) if heuristic else state.playout(rng)
+    return words / (time.process_time() - start)
+
+
+def rollwrite_sampler_rate(infoset: RollWriteInfoSet, seconds: float = 1.0) -> float:
+    """Samples (the position with every roll to come drawn) per CPU second."""
+    rng = random.Random(6)
+    samples = 0
+    sample = infoset.sample
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for _ in range(1000):
+            sample(rng)
+        samples += 1000
+    return samples / (time.process_time() - start)
+
+
+def measure_rollwrite(runs: int = 3) -> list[tuple[str, float, int]]:
+    """Print and return (row, best rate, goal) for two and five players."""
+    rows: list[tuple[str, float, int]] = []
+    for players in (2, 5):
+        infoset = _rollwrite_position(players)
+        where = f"roll & write {players}p, mid-game (turn {infoset.turn + 1})"
+        for heuristic, what in ((False, "random"), (True, "heuristic")):
+            rows.append((f"{where}: {what} playout words/s",
+                         max(rollwrite_playout_rate(infoset, heuristic) for _ in range(runs)),
+                         ROLLWRITE_PLAYOUT_GOAL))
+        rows.append((f"{where}: sampler samples/s",
+                     max(rollwrite_sampler_rate(infoset) for _ in range(runs)), SAMPLER_GOAL))
+    for row, rate, goal in rows:
+        verdict = "meets" if rate >= goal else "misses"
+        print(f"{row:<70} {rate:>10,.0f}  ({verdict} the goal of {goal:,})")
+    return rows
+
+
 if __name__ == "__main__":
     measure()
     measure_rivals()
+    measure_rollwrite()

@@ -45,6 +45,7 @@ from lcn.games.rollwrite.core import (
     roll_text,
 )
 from lcn.model import GameRecord, Tags, Turn
+from lcn.moves import legal_moves
 from lcn.validate import validate_record
 from lcn.variants.base import MoveSyntaxError, Problem
 from lcn.variants.rollwrite import (
@@ -589,3 +590,28 @@ def test_an_information_set_mid_turn_keeps_the_roll_made() -> None:
     assert state.roll == core.roll and state.legal_moves() == core.legal_moves()
     with pytest.raises(ValueError):
         InfoSet.of_state(core, 3)
+
+
+def test_the_core_offers_what_lcn_legal_moves_offers() -> None:
+    """``lcn.legal_moves`` itself, on records cut within a turn (after the roll, after some
+    choices, after a `>`): its words are the words the core accepts, of all its moves."""
+    variant = RollWriteVariant()
+    rng = random.Random(21)
+    asked = pending = 0
+    for seed in (1, 2, 6, 11):
+        record = _record(seed)
+        for at in _positions(record, variant):
+            if at.played is None or rng.random() > (0.15 if at.core.pending else 0.02):
+                continue
+            core = at.core
+            tags = Tags({name: value for name, value in record.tags.items() if name != "Result"})
+            cut = GameRecord(tags=tags, turns=[*(Turn(t.text) for t in record.turns[:at.turn]),
+                                               Turn(at.partial)], termination="*")
+            position = legal_moves(cut, variant=variant)
+            assert position.seat == core.player
+            offered = {move.lcn for move in position.moves}
+            accepted = {core.word(m) for m in range(MOVES) if core.check(m) == 0}
+            assert offered == accepted, (seed, at.partial, offered ^ accepted)
+            asked += 1
+            pending += core.pending
+    assert asked >= 12 and pending >= 4, (asked, pending)

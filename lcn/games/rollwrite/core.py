@@ -28,6 +28,13 @@ yes), as the engine keeps it (RW-LAYOUT-CONSISTENT). With a layout given, marks 
 optional, so several words mean one decision (``R3`` and ``R3+`` on an artefact box):
 :meth:`legal_moves` lists each decision once, in its fully marked word, and :meth:`check`
 accepts every word the engine accepts.
+
+A word ending with ``>`` is legal when its box may carry an arrow: the expedition just
+written is always there to accelerate (its next box, or its top artefact once full).
+``lcn.legal_moves`` offers such a word when one of the endings it tries fits, and makes
+them from the sheet before the turn; the two differ only where the write fills an
+expedition's ninth box while the other five are full with their top artefacts claimed, a
+sheet no test game has reached.
 """
 
 from __future__ import annotations
@@ -640,7 +647,8 @@ class RollWriteCore:
         return f"{self.tokens[self.player]}:{BODIES[move]}"
 
     def move(self, word: str) -> int:
-        """The move of a word, in any letter case; a choice may leave out its ``Token:``.
+        """The move of a word, in any letter case; a choice may leave out its ``Token:``
+        (while an acceleration is due, a word without one is its continuation).
 
         Raises ValueError for a word that is no single decision, or a choice in the name of
         another player than the one to write.

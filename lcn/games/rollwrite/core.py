@@ -678,10 +678,14 @@ class RollWriteCore:
 
     def play_turn(self, text: str) -> None:
         """Play a record's turn (``ROG037 Ada:R3+>G Bo:-``): its roll, which must be the one
-        known, and each choice word by word. Raises ValueError when a word breaks a rule."""
+        known, and each choice word by word. What the rules decide by themselves
+        (``bridge:``, ``exhausted:``, ``end``) the core computes, so those words are passed
+        over. Raises ValueError when a word breaks a rule or the game is over."""
+        if self.over:
+            raise ValueError(f"`{text}` comes after the end of the game ({Rule.END_CONDITION.rule_id})")
         words = text.split()
         roll = parse_roll(words[0])
-        if self.roll is None and not self.over:
+        if self.roll is None:
             self.set_roll(roll)
         elif roll != self.roll:
             raise ValueError(f"`{words[0]}` is not the roll of turn {self.turn + 1}")

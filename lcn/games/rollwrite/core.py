@@ -704,8 +704,9 @@ def heuristic_move(core: RollWriteCore, rng: random.Random) -> int:
     artefacts and top artefacts taken, accelerations towards long expeditions, refusals
     while they still pay; ties broken at random.
 
-    It is the policy of ``rollwrite_play`` in integers, without its noise: a playout that
-    looks like a game, at a few times the cost of a random one.
+    Its weights are modelled on the players of ``rollwrite_play``, without their noise: a
+    playout that looks like a game (it scores about 200 points a sheet more than random
+    moves) at about twice the cost of a random one.
     """
     moves = core.legal_moves()
     base = core.player * 6

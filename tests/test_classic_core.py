@@ -201,8 +201,8 @@ def test_playouts_end_with_todays_scores() -> None:
             tags = Tags({"Player1": "Ada", "Player2": "Bo"})
             if expeditions == 6:
                 tags["Expeditions"] = "6"
-            tags["Hand1"] = " ".join(names[c] for c in core.hands[0])
-            tags["Hand2"] = " ".join(names[c] for c in core.hands[1])
+            tags["Hand1"] = " ".join(names[c] for c in core.hand(0))
+            tags["Hand2"] = " ".join(names[c] for c in core.hand(1))
             tags["Deck"] = " ".join(names[c] for c in reversed(core.pile))
             turns = []
             while not core.is_over():
@@ -308,8 +308,8 @@ def _posterior(consistent: dict[Deal, Deal]) -> dict[object, float]:
 
 def _key(core: ClassicCore) -> Deal:
     names = core.tables.names
-    return (tuple(sorted(names[c] for c in core.hands[0])),
-            tuple(sorted(names[c] for c in core.hands[1])),
+    return (tuple(sorted(names[c] for c in core.hand(0))),
+            tuple(sorted(names[c] for c in core.hand(1))),
             tuple(names[c] for c in reversed(core.pile)))
 
 
@@ -392,9 +392,9 @@ def _check_consistent(infoset: InfoSet, record: GameRecord, seat: int, turns: in
     for turn in record.turns[:turns]:
         assert core.step(core.tables.move(turn.text)) == 0
     other = seat ^ 1
-    assert tuple(sorted(core.hands[seat])) == infoset.hand
-    assert not Counter(infoset.known) - Counter(core.hands[other])
-    assert Counter(infoset.unseen) == Counter(core.hands[other]) + Counter(core.pile) \
+    assert tuple(sorted(core.hand(seat))) == infoset.hand
+    assert not Counter(infoset.known) - Counter(core.hand(other))
+    assert Counter(infoset.unseen) == Counter(core.hand(other)) + Counter(core.pile) \
         - Counter(infoset.known)
     sampled = infoset.sample(random.Random(turns))
     truth = core.key()

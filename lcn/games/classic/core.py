@@ -28,9 +28,9 @@ record without its deal is the one a search plays with everything known.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from itertools import pairwise
+from itertools import compress, pairwise
 
 from .cards import CLASSIC_5, ClassicConfig, ClassicMove, format_move, parse_move
 
@@ -77,6 +77,7 @@ class Tables:
         "config",
         "copies",
         "deck",
+        "facts",
         "ids",
         "kinds",
         "move_card",
@@ -121,6 +122,28 @@ class Tables:
             "d" if self.move_source[move] == 0 else config.colours[self.move_source[move] - 1]))
             for move in range(self.moves)]
         self.word_ids = {word: move for move, word in enumerate(self.words)}
+        #: What a turn needs of each move, in one look-up: its card, where it is discarded,
+        #: the draw source, the expedition's cell, the card's rank and value.
+        #: Per player, so that the expedition's cell (``player * C + colour``) is one of them;
+        #: ``discard`` is 0, or 1 + the colour of the discard pile the card goes to.
+        self.facts = [[(card, self.move_discard[move] * (1 + self.colour_of[card]), self.move_source[move],
+                        player * self.colours + self.colour_of[card], self.rank_of[card],
+                        self.value_of[card])
+                       for move, card in enumerate(self.move_card)] for player in range(2)]
+
+    def counts(self, cards: Iterable[int]) -> list[int]:
+        """A hand as the core holds it: the copies of each card, then (at :data:`SPENT` and
+        :data:`UNKNOWN`) the account of the cards the record has not shown.
+
+        Revealing such a card adds to one count and receiving one to the other, so that a
+        turn changes one place of the hand for the card it plays and one for the card it
+        draws, whatever is known; and whether the hand ever held an unknown card (which tells
+        one too many, C-HAND-COUNT, from a card never dealt, C-HAND-CARD) is read, not kept.
+        """
+        hand = [0] * (self.kinds + 2)
+        for card in cards:
+            hand[card] += 1
+        return hand
 
     def encode(self, card: int, discard: bool, source: int) -> int:
         """The move placing (or discarding) ``card`` and drawing from ``source``."""
@@ -150,8 +173,12 @@ class Tables:
 
 
 _TABLES: dict[ClassicConfig, Tables] = {}
-#: A card the record has not shown, in a hand or in the draw pile.
+#: A card the record has not shown, in a hand or in the draw pile; in a hand's counts, the
+#: index of the number of such cards the hand ever received.
 UNKNOWN = -1
+#: The index, in a hand's counts, of minus the number of them it revealed since: the hand
+#: holds ``hand[UNKNOWN] + hand[SPENT]`` cards the record has not shown.
+SPENT = -2
 
 
 def tables_for(config: ClassicConfig = CLASSIC_5) -> Tables:
@@ -165,18 +192,19 @@ def tables_for(config: ClassicConfig = CLASSIC_5) -> Tables:
 class ClassicCore:
     """A position with everything known: both hands, the draw pile's order, the table.
 
+    A hand is held as counts (:meth:`Tables.counts`): the copies of each card, and the
+    unknown places last, so that every test and change of a hand is one index.
+
     Expeditions keep what scoring and placing need, per player and colour at index
     ``player * C + colour``: the top rank (0 while only wagers or nothing), the number of
     cards, of wagers, and the sum of values. The draw pile is a list whose end is its top.
 
     Hands and the draw pile may hold :data:`UNKNOWN` (a record without its whole deal);
-    ``left[card]`` is then the number of the card's copies no place holds yet, and
-    ``blind[player]`` is 1 once that player's hand held a card the record had not shown
-    (which tells an unknown card too many, C-HAND-COUNT, from one never dealt, C-HAND-CARD).
-    With everything known both stay 0 and cost nothing.
+    ``left[card]`` is then the number of the card's copies no place holds yet. With
+    everything known it stays 0, as do a hand's counts of unknown cards, and costs nothing.
     """
 
-    __slots__ = ("blind", "count", "hands", "left", "pile", "piles", "player", "tables", "top",
+    __slots__ = ("count", "hands", "left", "pile", "piles", "player", "tables", "top",
                  "total", "turn", "wagers")
 
     def __init__(self, tables: Tables, hands: Sequence[Sequence[int]], pile: Sequence[int],
@@ -188,9 +216,8 @@ class ClassicCore:
         """
         cells = 2 * tables.colours
         self.tables = tables
-        self.hands = [list(hands[0]), list(hands[1])]
+        self.hands = [tables.counts(hands[0]), tables.counts(hands[1])]
         self.left = list(left) if left is not None else [0] * tables.kinds
-        self.blind = [int(UNKNOWN in hand) for hand in self.hands]
         self.top = [0] * cells
         self.count = [0] * cells
         self.wagers = [0] * cells
@@ -246,13 +273,18 @@ class ClassicCore:
         size = config.hand_size
         return cls(tables, [cards[:size], cards[size:2 * size]], cards[2 * size:])
 
+    def hand(self, player: int) -> list[int]:
+        """The cards of a player's hand, sorted, each :data:`UNKNOWN` place first."""
+        counts = self.hands[player]
+        return [UNKNOWN] * (counts[UNKNOWN] + counts[SPENT]) \
+            + [card for card, copies in enumerate(counts[:SPENT]) for _ in range(copies)]
+
     def copy(self) -> ClassicCore:
         """An independent copy: lists of small integers, copied by slicing."""
         other = ClassicCore.__new__(ClassicCore)
         other.tables = self.tables
         other.hands = [self.hands[0][:], self.hands[1][:]]
         other.left = self.left[:]
-        other.blind = self.blind[:]
         other.top = self.top[:]
         other.count = self.count[:]
         other.wagers = self.wagers[:]
@@ -265,10 +297,10 @@ class ClassicCore:
 
     def key(self) -> tuple[object, ...]:
         """Everything the position is, as a hashable value (hands as sorted multisets)."""
-        return (tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1])), tuple(self.top),
+        return (tuple(self.hands[0]), tuple(self.hands[1]), tuple(self.top),
                 tuple(self.count), tuple(self.wagers), tuple(self.total),
                 tuple(tuple(pile) for pile in self.piles), tuple(self.pile), self.player,
-                self.turn, tuple(self.left), tuple(self.blind))
+                self.turn, tuple(self.left))
 
     def is_over(self) -> bool:
         """The game ends on the draw of the draw pile's last card (C-END-LAST-DRAW)."""
@@ -291,9 +323,7 @@ class ClassicCore:
         colour_of, rank_of = tables.colour_of, tables.rank_of
         moves: list[int] = []
         append, extend = moves.append, moves.extend
-        for card in sorted(set(self.hands[self.player])):
-            if card < 0:
-                continue
+        for card in compress(range(tables.kinds), self.hands[self.player]):
             colour = colour_of[card]
             rank = rank_of[card]
             current = top[base + colour]
@@ -307,100 +337,105 @@ class ClassicCore:
             extend([move + source for source in drawable if source != own])
         return moves
 
-    def check(self, move: int) -> int:
-        """0 when ``move`` is legal, else the :class:`Rule` it breaks first; nothing changes."""
-        if not self.pile:
-            return Rule.END_LAST_DRAW
+    def play(self, moves: Sequence[int]) -> int:
+        """Play ``moves`` in turn: 0 when all were played, else the :class:`Rule` the first
+        refused one breaks, with the state as it was after the move before it.
+
+        This is the whole of the rules of a turn, written once: :meth:`step` plays one
+        move, :meth:`check` judges one on a copy, and the quick verdict of validation plays a
+        record's moves in one call (the loop's names are looked up once, not once a turn).
+        The checks come in the engine's order (the card must be in the hand, then placed
+        by the rules, then the draw must be possible), so the code is the engine's first
+        diagnostic for the same turn; nothing of a refused move is done.
+        """
         tables = self.tables
-        card = tables.move_card[move]
-        hand = self.hands[self.player]
-        if card not in hand:
-            # It must fill an unknown place of the hand (the engine's order of checks).
-            if not self.left[card]:
-                if tables.rank_of[card] and card in self.pile:
-                    return Rule.HAND_CARD  # still in the draw pile, by the deal
-                return Rule.CARD_UNIQUE  # every copy is somewhere else
-            if UNKNOWN not in hand:
-                return Rule.HAND_COUNT if self.blind[self.player] else Rule.HAND_CARD
-        colour = tables.colour_of[card]
-        discard = tables.move_discard[move]
-        if not discard:
-            rank = tables.rank_of[card]
-            current = self.top[self.player * tables.colours + colour]
-            if rank == 0:
-                if current:
-                    return Rule.PLACE_WAGER_FIRST
-            elif rank <= current:
-                return Rule.PLACE_ASCENDING
-        source = tables.move_source[move]
-        if source:
-            if discard and source == colour + 1:
-                return Rule.DRAW_NOT_JUST_DISCARDED
-            if not self.piles[source - 1]:
-                return Rule.DRAW_PILE
-        return 0
+        player, turn = self.player, self.turn
+        facts, other_facts = tables.facts[player], tables.facts[player ^ 1]
+        pile, piles, left = self.pile, self.piles, self.left
+        hand, other = self.hands[player], self.hands[player ^ 1]
+        top, total, count, wagers = self.top, self.total, self.count, self.wagers
+        code = 0
+        card = held = -1
+        played = 0  # the moves played: after the loop, the seat to move follows from it
+        for played, move in enumerate(moves):  # noqa: B007 (read after the loop)
+            if not pile:
+                code = Rule.END_LAST_DRAW
+                card = -1
+                break
+            card, discard, source, cell, rank, value = facts[move]
+            if hand[card]:
+                held = card
+            elif left[card] and hand[-1] + hand[-2]:  # UNKNOWN and SPENT, read as constants
+                # A card the record had not shown fills an unknown place (its copy is put
+                # back below if the move is refused).
+                held = -2  # SPENT
+                left[card] -= 1
+            else:
+                if not left[card]:
+                    # Every copy is somewhere else; a number card may still be in the draw
+                    # pile, by the deal.
+                    code = Rule.HAND_CARD if rank and card in pile else Rule.CARD_UNIQUE
+                else:
+                    code = Rule.HAND_COUNT if hand[UNKNOWN] else Rule.HAND_CARD
+                card = -1
+                break
+            if discard:
+                if source:
+                    if source == discard:  # the pile of the card's colour: ``discard`` is 1 + colour
+                        code = Rule.DRAW_NOT_JUST_DISCARDED
+                        break
+                    taken = piles[source - 1]
+                    if not taken:
+                        code = Rule.DRAW_PILE
+                        break
+                    hand[held] -= 1
+                    hand[taken.pop()] += 1
+                else:
+                    hand[held] -= 1
+                    hand[pile.pop()] += 1
+                piles[discard - 1].append(card)
+            else:
+                if rank:
+                    if rank <= top[cell]:
+                        code = Rule.PLACE_ASCENDING
+                        break
+                elif top[cell]:
+                    code = Rule.PLACE_WAGER_FIRST
+                    break
+                if source:
+                    taken = piles[source - 1]
+                    if not taken:
+                        code = Rule.DRAW_PILE
+                        break
+                    hand[held] -= 1
+                    hand[taken.pop()] += 1
+                else:
+                    hand[held] -= 1
+                    hand[pile.pop()] += 1
+                if rank:
+                    top[cell] = rank
+                    total[cell] += value
+                else:
+                    wagers[cell] += 1
+                count[cell] += 1
+            facts, other_facts = other_facts, facts
+            hand, other = other, hand
+        else:
+            card = -1
+            if moves:
+                played += 1  # the last move was played too
+        if card >= 0 and held < 0:
+            left[card] += 1  # the refused move's card goes back to the unknown places
+        self.player, self.turn = player ^ (played & 1), turn + played
+        return code
 
     def step(self, move: int) -> int:
         """Play ``move``: 0 when done, else the :class:`Rule` broken and the state unchanged."""
-        tables = self.tables
-        pile = self.pile
-        hand = self.hands[self.player]
-        card = tables.move_card[move]
-        if not pile or card not in hand:
-            code = self.check(move)
-            if code:
-                return code
-            # A card the record had not shown: it fills an unknown place of the hand.
-            hand[hand.index(UNKNOWN)] = card
-            self.left[card] -= 1
-        colour = tables.colour_of[card]
-        source = tables.move_source[move]
-        if tables.move_discard[move]:
-            if source:
-                if source == colour + 1:
-                    return Rule.DRAW_NOT_JUST_DISCARDED
-                taken = self.piles[source - 1]
-                if not taken:
-                    return Rule.DRAW_PILE
-                hand.remove(card)
-                hand.append(taken.pop())
-            else:
-                hand.remove(card)
-                drawn = pile.pop()
-                hand.append(drawn)
-                if drawn < 0:
-                    self.blind[self.player] = 1
-            self.piles[colour].append(card)
-        else:
-            cell = self.player * tables.colours + colour
-            rank = tables.rank_of[card]
-            current = self.top[cell]
-            if rank == 0:
-                if current:
-                    return Rule.PLACE_WAGER_FIRST
-            elif rank <= current:
-                return Rule.PLACE_ASCENDING
-            if source:
-                taken = self.piles[source - 1]
-                if not taken:
-                    return Rule.DRAW_PILE
-                hand.remove(card)
-                hand.append(taken.pop())
-            else:
-                hand.remove(card)
-                drawn = pile.pop()
-                hand.append(drawn)
-                if drawn < 0:
-                    self.blind[self.player] = 1
-            if rank:
-                self.top[cell] = rank
-                self.total[cell] += tables.value_of[card]
-            else:
-                self.wagers[cell] += 1
-            self.count[cell] += 1
-        self.player ^= 1
-        self.turn += 1
-        return 0
+        return self.play((move,))
+
+    def check(self, move: int) -> int:
+        """0 when ``move`` is legal, else the :class:`Rule` it breaks first; nothing changes."""
+        return self.copy().play((move,))
 
     def score(self) -> tuple[int, int]:
         """Each player's points: per started expedition (sum − cost) × (1 + wagers), plus
@@ -433,9 +468,7 @@ class ClassicCore:
         colour_of, rank_of = tables.colour_of, tables.rank_of
         options = []
         total = 0
-        for card in set(self.hands[self.player]):
-            if card < 0:
-                continue
+        for card in compress(range(tables.kinds), self.hands[self.player]):
             colour = colour_of[card]
             rank = rank_of[card]
             current = top[base + colour]

@@ -78,7 +78,9 @@ class InfoSet:
         del cards[:hidden]
         state = ClassicCore.__new__(ClassicCore)
         state.tables = self.tables
-        state.hands = [list(self.hand), other] if self.seat == 0 else [other, list(self.hand)]
+        counts = self.tables.counts
+        state.hands = [counts(self.hand), counts(other)] if self.seat == 0 \
+            else [counts(other), counts(self.hand)]
         state.top = list(self.top)
         state.count = list(self.count)
         state.wagers = list(self.wagers)
@@ -86,7 +88,6 @@ class InfoSet:
         state.piles = [list(pile) for pile in self.piles]
         state.pile = cards
         state.left = [0] * self.tables.kinds  # every card has its place in a dealt state
-        state.blind = [0, 0]
         state.player = self.player
         state.turn = self.turn
         return state

@@ -6,8 +6,9 @@ record of where each card went and no explanation; it needs the words read as mo
 moves played by the rules. The rules are :class:`~lcn.games.classic.core.ClassicCore`'s
 step, the one a search plays, so this module holds no rule of its own: it reads the words
 (move numbers wherever the reader takes them, glyphs, any letter case) and gives up, for the
-full engine to explain, at the first thing it does not take or the first step the core
-refuses.
+full engine to explain, at the first thing it does not take or the first move the core
+refuses. The words are read first and the moves played in one call of
+:meth:`~lcn.games.classic.core.ClassicCore.play`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 class _Words:
     """Every spelling of a card set's turns that the verdict reads, made once per card set."""
 
-    __slots__ = ("all_ids", "heads", "moves", "numbers", "others", "spellings", "tables")
+    __slots__ = ("all_ids", "dealt", "heads", "moves", "numbers", "others", "spellings", "tables",
+                 "unknown")
 
     def __init__(self, config: ClassicConfig) -> None:
         tables = self.tables = tables_for(config)
@@ -67,6 +69,11 @@ class _Words:
         #: The digits of those numbers, by the index of the turn each stands before: a number
         #: glued to its turn (``12.R7/d``) is checked with one look-up.
         self.heads = {f"{n}": 2 * n - 2 for n in range(1, 4 * config.total_cards)}
+        #: The starts of games, copied for each record (a copy is a few list slices): with
+        #: nothing of the deal known, and with empty hands and pile for a whole deal to fill.
+        self.unknown = ClassicCore(tables, [[UNKNOWN] * config.hand_size] * 2,
+                                   [UNKNOWN] * config.pile_size, tables.copies)
+        self.dealt = ClassicCore(tables, [[], []], [])
 
 
 _WORDS: dict[ClassicConfig, _Words] = {}
@@ -96,12 +103,17 @@ def _start(record: GameRecord, words: _Words) -> ClassicCore | None:
             return None
         if sorted(dealt) != words.all_ids:
             return None
-        dealt[2 * size:] = dealt[:2 * size - 1:-1]  # the Deck tag's top is the pile's end
-        return ClassicCore(tables, [dealt[:size], dealt[size:2 * size]], dealt[2 * size:])
+        core = words.dealt.copy()
+        own, other = core.hands
+        for card in dealt[:size]:
+            own[card] += 1
+        for card in dealt[size:2 * size]:
+            other[card] += 1
+        core.pile = dealt[:2 * size - 1:-1]  # the Deck tag's top is the pile's end
+        return core
     if hand1 is not None or hand2 is not None or deck_text is not None:
         return None
-    unknown = [UNKNOWN] * config.hand_size
-    return ClassicCore(tables, [unknown, unknown], [UNKNOWN] * config.pile_size, tables.copies)
+    return words.unknown.copy()
 
 
 def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *,
@@ -139,15 +151,26 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *
     else:
         stripped = False
     moves = table.moves
+    if stripped:
+        # The writer's form: every word a turn of the table, read in one pass.
+        try:
+            turns = list(map(moves.__getitem__, words))
+        except KeyError:
+            pass
+        else:
+            if core.play(turns):
+                return None  # a rule broken: the engine says which, where and why
+            return _result(core, player1, player2)
     spellings = table.spellings
     others = table.others
-    step = core.step
+    played: list[int] = []
+    play = played.append
     numbered = -1  # the index of the turn that the last move number written stands before
     for word in words:
         move = moves.get(word)
         if move is None:
             # Any other word (see above): slower steps, which canonical turns never take.
-            index = core.turn
+            index = len(played)
             at = others.get(word)
             if at is not None:
                 # A word that is no turn. A move number stands before one turn, of one index
@@ -200,11 +223,15 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *
                     move = moves.get(spellings.get(word.upper(), ""))
                     if move is None:
                         return None  # not a turn of the table
-        if step(move):
-            return None  # a rule broken: the engine says which, where and why
-    if numbered == core.turn:
+        play(move)
+    if numbered == len(played):
         return None  # a move number not followed by a turn (LCN-MOVE-NUMBER)
-    totals = core.score()
+    if core.play(played):
+        return None  # a rule broken: the engine says which, where and why
+    return _result(core, player1, player2)
+
+
+def _result(core: ClassicCore, player1: str, player2: str) -> ExpressResult:
     # An empty name is a seat's as the engine names it (``seats_from_tags``).
-    return ExpressResult([player1 or "Player 1", player2 or "Player 2"], list(totals),
+    return ExpressResult([player1 or "Player 1", player2 or "Player 2"], list(core.score()),
                          core.is_over(), core.turn)

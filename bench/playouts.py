@@ -1,9 +1,11 @@
-"""``python -m bench.playouts``: how fast the classic core plays and deals, per core.
+"""``python -m bench.playouts``: how fast each game's core plays and deals.
 
 A search over information sets deals the unseen cards (``InfoSet.sample``) and plays the
-game out from there many times per decision, so these two rates bound how deep it can
-look. The position is a mid-game one of a seeded game, seen by one seat; every figure is
-CPU time of this process (one core), the best of a few runs because the machine is shared.
+game out from there many times per decision, so these rates bound how deep it can look.
+The position is a mid-game one of a seeded game, seen by one seat; every figure is CPU time
+of this process (one core), the best of a few runs because the machine is shared. Classic's
+rows also play the same deals on a plain engine of the published bots' shape
+(``bench.plain_classic``: cards as strings, a list of every legal move) and give the ratio.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import random
 import time
 
-from lcn.games.classic import InfoSet, infoset_from_record
+from bench.plain_classic import PlainGame
+from lcn.games.classic import ClassicCore, InfoSet, infoset_from_record
 from lcn.games.rivals import InfoSet as RivalsInfoSet
 from lcn.games.rivals import infoset_from_record as rivals_infoset
 from lcn.games.rollwrite import InfoSet as RollWriteInfoSet
@@ -30,14 +33,41 @@ def _position(expeditions: int) -> InfoSet:
     return infoset_from_record(record, 0, turns=len(record.turns) // 2)
 
 
-def playout_rate(infoset: InfoSet, seconds: float = 1.0) -> float:
-    """Turns per CPU second of uniformly random legal playouts, each from a fresh deal."""
+def _plain(core: ClassicCore) -> PlainGame:
+    names = core.tables.names
+    game = PlainGame(core.tables.config.colours, [[names[c] for c in core.hand(0)],
+                                                  [names[c] for c in core.hand(1)]],
+                     [names[c] for c in core.pile])
+    for player in range(2):
+        for index, colour in enumerate(game.colours):
+            cell = player * len(game.colours) + index
+            # The expedition's cards as the plain engine needs them: wagers, then the
+            # values up to the top (which values lie under the top does not change a playout).
+            wagers = [colour + "w"] * core.wagers[cell]
+            numbers = core.count[cell] - core.wagers[cell]
+            values = core.tables.config.values[:core.top[cell]][-numbers:] if numbers else ()
+            game.expeditions[player][colour] = wagers + [f"{colour}{v}" for v in values]
+    for index, colour in enumerate(game.colours):
+        game.discards[colour] = [names[c] for c in core.piles[index]]
+    game.player = core.player
+    return game
+
+
+def playout_rate(infoset: InfoSet, seconds: float = 1.0, *, heuristic: bool = False,
+                 plain: bool = False) -> float:
+    """Turns per CPU second of playouts, each from a fresh deal: uniformly random legal moves
+    or the rule-based player, on the core or (``plain``) on the plain engine."""
     rng = random.Random(1)
     turns = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
         for _ in range(50):
-            turns += infoset.sample(rng).playout(rng)
+            state = infoset.sample(rng)
+            if plain:
+                game = _plain(state)
+                turns += game.heuristic_playout(rng) if heuristic else game.random_playout(rng)
+            else:
+                turns += state.heuristic_playout(rng) if heuristic else state.playout(rng)
     return turns / (time.process_time() - start)
 
 
@@ -60,8 +90,12 @@ def measure(runs: int = 3) -> list[tuple[str, float, int]]:
     for expeditions in (5, 6):
         infoset = _position(expeditions)
         where = f"classic {expeditions}, mid-game ({infoset.pile_size} cards in the pile)"
-        rows.append((f"{where}: random playout turns/s", max(playout_rate(infoset)
-                                                             for _ in range(runs)), PLAYOUT_GOAL))
+        for heuristic, what in ((False, "random"), (True, "heuristic")):
+            core = max(playout_rate(infoset, heuristic=heuristic) for _ in range(runs))
+            plain = max(playout_rate(infoset, heuristic=heuristic, plain=True) for _ in range(runs))
+            rows.append((f"{where}: {what} playout turns/s", core, PLAYOUT_GOAL))
+            print(f"{where}: {what} playouts on the plain engine {plain:,.0f} turns/s; the core "
+                  f"plays {core / plain:.1f}x as many")
         rows.append((f"{where}: sampler deals/s", max(sampler_rate(infoset) for _ in range(runs)),
                      SAMPLER_GOAL))
     for row, rate, goal in rows:

@@ -204,3 +204,48 @@ def test_the_site_part_measures_every_target_and_keeps_the_servers_log_off_its_o
     printed = capfd.readouterr()
     # The servers log every request (as in production), to their own file.
     assert '"method"' not in printed.out and '"method"' not in printed.err
+
+
+def _plain_of(core: object) -> object:
+    from bench.plain_classic import PlainGame
+    from lcn.games.classic import ClassicCore
+
+    assert isinstance(core, ClassicCore)
+    names = core.tables.names
+    return PlainGame(core.tables.config.colours, [[names[c] for c in core.hand(0)],
+                                                  [names[c] for c in core.hand(1)]],
+                     [names[c] for c in core.pile])
+
+
+def test_the_plain_engine_of_the_playout_rows_plays_the_cores_rules_and_players() -> None:
+    """The yardstick of the playout rows plays the same game: the same legal moves at every
+    position of random games, and its rule-based player makes the core's choices."""
+    import random
+
+    from bench.plain_classic import PlainGame
+    from lcn.games.classic import ClassicCore
+    from lcn.variants.classic import CLASSIC_5, CLASSIC_6
+
+    rng = random.Random(9)
+    for seed in range(30):
+        config = CLASSIC_6 if seed % 2 else CLASSIC_5
+        start = ClassicCore.shuffled(config, random.Random(seed))
+        core, plain = start.copy(), _plain_of(start)
+        assert isinstance(plain, PlainGame)
+        while not core.is_over():
+            words = sorted(core.tables.word(m) for m in core.legal_moves())
+            moves = plain.legal_moves()
+            assert words == sorted(f"{'x' if d else ''}{c}/{s}" for c, d, s in moves)
+            card, discard, source = rng.choice(moves)
+            assert core.step(core.tables.move(f"{'x' if discard else ''}{card}/{source}")) == 0
+            plain.play((card, discard, source))
+        assert list(core.score()) == plain.score()
+        core, plain = start.copy(), _plain_of(start)
+        assert isinstance(plain, PlainGame)
+        while not core.is_over():
+            card, discard, source = plain.heuristic_move(rng, 0.0)
+            assert core.tables.word(core.heuristic_move(rng, 0.0)) == \
+                f"{'x' if discard else ''}{card}/{source}", (seed, core.turn)
+            core.step(core.heuristic_move(rng, 0.0))
+            plain.play((card, discard, source))
+        assert list(core.score()) == plain.score()

@@ -494,3 +494,80 @@ class ClassicCore:
         while self.pile:
             step(random_move(rng))
         return self.turn - turns
+
+    # -- a simple player --------------------------------------------------------------------
+
+    def heuristic_move(self, rng: random.Random, epsilon: float = 0.05) -> int:
+        """A plausible move, in the manner of the published rule-based players: place the
+        card that skips the fewest ranks of its expedition (opening one costs as if two ranks
+        were skipped, more so late in the game); failing a close enough one, discard the
+        card least worth keeping (one that can no longer be placed, and one the other player
+        cannot use, first); draw a discard pile's top card when it is the next rank of a
+        started expedition, else from the draw pile. With chance ``epsilon`` a uniformly
+        random legal move instead, so that playouts from one position do not all run alike.
+
+        It is a playout policy and a sparring partner, not the engine's judgement: a few
+        list look-ups per card in the hand, so that a search can afford it on every turn.
+        """
+        if rng.random() < epsilon:
+            return self.random_move(rng)
+        tables = self.tables
+        colours, sources = tables.colours, tables.sources
+        player = self.player
+        base, theirs = player * colours, (player ^ 1) * colours
+        top, count = self.top, self.count
+        colour_of, rank_of = tables.colour_of, tables.rank_of
+        opening = 2 if len(self.pile) > 12 else 6
+        place, place_gap = -1, 99
+        drop, drop_worth = -1, 99
+        hand = self.hands[player]
+        ranks = tables.ranks
+        for card in compress(range(tables.kinds), hand):
+            colour = colour_of[card]
+            rank = rank_of[card]
+            cell = base + colour
+            current = top[cell]
+            if rank > current or not (rank or current):
+                if rank:
+                    gap = rank - current - 1
+                else:
+                    # A wager is worth it with number cards of its colour in the hand to follow.
+                    first = card + 1
+                    gap = 0 if sum(hand[first:first + ranks - 1]) >= 3 else 9
+                if not count[cell]:
+                    gap += opening
+                if gap < place_gap:
+                    place, place_gap = card, gap
+                worth = 4 - gap  # a card that fits soon is worth keeping
+            else:
+                worth = -4  # it can no longer be placed
+            if rank > top[theirs + colour] or not (rank or top[theirs + colour]):
+                worth += 2  # the other player could place it: keep it from them
+            if worth < drop_worth or (worth == drop_worth and rank > rank_of[drop]):
+                drop, drop_worth = card, worth
+        if place >= 0 and place_gap <= 2:
+            card, discard = place, 0
+        else:
+            card, discard = drop, 1
+        own = colour_of[card] + 1 if discard else 0
+        own_colour = colour_of[card]  # a placed card changes its expedition's next rank
+        source = 0
+        piles = self.piles
+        for colour in range(colours):
+            pile = piles[colour]
+            if pile and colour + 1 != own:
+                rank = rank_of[pile[-1]]
+                cell = base + colour
+                if count[cell] and rank and rank == top[cell] + 1 and (discard or colour != own_colour):
+                    source = colour + 1
+                    break
+        return (card * 2 + discard) * sources + source
+
+    def heuristic_playout(self, rng: random.Random, epsilon: float = 0.05) -> int:
+        """Play :meth:`heuristic_move` to the end of the game; the turns played."""
+        turns = self.turn
+        step, choose = self.step, self.heuristic_move
+        while self.pile:
+            if step(choose(rng, epsilon)):
+                raise AssertionError("the heuristic player chose an illegal move")  # pragma: no cover
+        return self.turn - turns

@@ -33,13 +33,20 @@ from lcn.games.rollwrite import (
     sheet_for,
 )
 from lcn.games.rollwrite.core import (
+    BRIDGES,
+    CLOSE,
+    END,
     MOVE_COLOUR,
     MOVE_KIND,
     MOVE_VALUE,
     MOVES,
     NEXT,
+    ROLL,
+    SEAT,
+    WORN,
     decode,
     encode,
+    parse_roll,
     pieces,
     roll_text,
 )
@@ -356,6 +363,11 @@ def _validated_rule(record: GameRecord, turn: int, text: str) -> str:
     return errors[0].rule or ""
 
 
+#: The rules a decision may break (the others are broken by what a record writes around
+#: the decisions: the seats, the turn's end, the annotations, the roll).
+_DECIDED = [rule for rule in Rule if rule < Rule.TURN_ORDER]
+
+
 def test_illegal_words_break_the_rule_validation_reports() -> None:
     """For every kind of illegal word met at positions of seeded games (full expeditions and
     pending accelerations sought out), the core's rule is the first error's rule when the
@@ -380,7 +392,7 @@ def test_illegal_words_break_the_rule_validation_reports() -> None:
             full = any(core.count[core.player * 6 + c] == 9 for c in range(6))
             wanted = ((full and min(validated["RW-WRITE-FULL"], validated["RW-ACCEL-FULL"]) < 12)
                       or (core.pending and rng.random() < 0.25) or rng.random() < 0.03)
-            if not wanted or min(validated[r.rule_id] for r in Rule if r is not Rule.END_CONDITION) >= 12:
+            if not wanted or min(validated[r.rule_id] for r in _DECIDED if r is not Rule.END_CONDITION) >= 12:
                 continue
             by_rule: dict[int, list[int]] = {}
             before = core.key()
@@ -400,8 +412,45 @@ def test_illegal_words_break_the_rule_validation_reports() -> None:
                 assert _validated_rule(record, at.turn, text) == rule, (seed, text, rule)
                 validated[rule] += 1
                 compared += 1
-    assert {rule.rule_id for rule in Rule} == set(validated), validated
+    assert {rule.rule_id for rule in _DECIDED} == set(validated), validated
     assert compared > 100
+
+
+def test_what_a_record_writes_around_the_decisions_is_played_too() -> None:
+    """The seats a record names, the end of a turn's choices, its annotations and its rolls
+    are played with the decisions: each is held to what the rules did, with its rule."""
+    core = RollWriteCore(2, sheet_for(None))
+    roll = ROLL + encode(parse_roll("ROG037"))
+    r3, o7 = core.move("R3"), core.move("O7")
+    turn = [roll, SEAT, r3, SEAT + 1, o7, CLOSE]
+    assert core.copy().play(turn) == 0
+    assert core.copy().play([roll, SEAT + 1, r3]) == Rule.TURN_ORDER  # Bo does not roll turn 1
+    assert core.copy().play([SEAT, r3]) == Rule.TURN_ORDER  # no roll: no turn under way
+    assert core.copy().play([roll, SEAT, r3, CLOSE]) == Rule.TURN_ORDER  # Bo's choice missing
+    assert core.copy().play([roll, SEAT, r3, roll]) == Rule.TURN_ORDER  # a roll within a turn
+    assert core.copy().play([*turn, SEAT]) == Rule.TURN_ORDER  # a third choice
+    assert core.copy().play([*turn, BRIDGES + 1]) == Rule.BRIDGE_FIRST  # no bridge passed
+    assert core.copy().play([*turn, WORN + 1]) == Rule.DICE_EXHAUSTED  # nobody exhausted
+    assert core.copy().play([*turn, END]) == Rule.END_CONDITION  # the game goes on
+    trial = core.copy()
+    assert trial.play([*turn, ROLL + encode(parse_roll("GBY111"))]) == 0
+    assert trial.roll == parse_roll("BYG111") and trial.turn == 1
+    known = RollWriteCore(2, sheet_for(None), [parse_roll("ROG037")])
+    assert known.copy().play(turn) == 0
+    assert known.play([ROLL + encode(parse_roll("ROG038"))]) == Rule.SETUP_DICE
+    # Two players refusing every die: the dice bridge in turn 7, both exhausted in turn 9.
+    refusals = core.copy()
+    for number in range(1, 10):
+        roller = (number - 1) % 2
+        stream = [roll, SEAT + roller, 0, SEAT + 1 - roller, 0, CLOSE]
+        if number == 7:
+            stream.append(BRIDGES + (1 << 7))
+        if number == 9:
+            stream += [WORN + 3, END]
+        assert refusals.play(stream) == 0, number
+    assert refusals.is_over() and refusals.score() == (20, 20)
+    assert refusals.copy().play([roll]) == Rule.END_CONDITION  # a turn after the end
+    assert refusals.copy().play([CLOSE, END]) == 0
 
 
 # -- the core's own games, random moves, the policy -------------------------------------

@@ -68,6 +68,17 @@ REFUSE = 0
 WRITE = 7
 NEXT = WRITE + 6 * 10 * 7
 MOVES = NEXT + 6 * 7
+#: What a record writes besides the decisions, as :meth:`RollWriteCore.play` takes it after
+#: them: ``SEAT + seat`` the player a choice names (``Ada:``), ``CLOSE`` the end of a turn's
+#: choices, ``BRIDGES + columns`` its ``bridge:`` word (a bit per column of ``ROYGBPAD``),
+#: ``WORN + seats`` its ``exhausted:`` word (a bit per seat), ``END`` its ``end``, and
+#: ``ROLL + code`` the roll that starts a turn (:func:`encode`).
+SEAT = MOVES
+CLOSE = SEAT + 5
+BRIDGES = CLOSE + 1
+WORN = BRIDGES + 256
+END = WORN + 32
+ROLL = END + 1
 #: Column indexes of the bridges (``COLUMNS``): the six expeditions, then A and D.
 ART_COLUMN = 6
 DICE_COLUMN = 7
@@ -114,6 +125,15 @@ class Rule(IntEnum):
     END_CONDITION = 13
     #: A continuation where no acceleration is pending: not a word of the turn's grammar.
     TURN_SYNTAX = 14
+    #: A choice in the name of another player than the one to write, a choice where the
+    #: turn has none left, or a turn's choices ended before every player's.
+    TURN_ORDER = 15
+    #: A ``bridge:`` word that is not the bridges the turn passed first.
+    BRIDGE_FIRST = 16
+    #: An ``exhausted:`` word that is not the players the turn exhausted.
+    DICE_EXHAUSTED = 17
+    #: A roll written that is not the turn's roll the state knows.
+    SETUP_DICE = 18
 
     @property
     def rule_id(self) -> str:
@@ -181,6 +201,8 @@ for _size in (2, 3):
 COLOUR_THROWS = [tuple(sorted((a, b, c))) for a in range(6) for b in range(6) for c in range(6)]
 NUMBER_THROWS = [tuple(sorted((a, b, c))) for a in range(10) for b in range(10) for c in range(10)]
 THROWS = 216 * 1000
+#: The bridges crossed in a turn under way, when none is.
+_NO_CROSSING = [0] * 8
 
 
 def decode(code: int) -> Roll:
@@ -270,9 +292,9 @@ class RollWriteCore:
     """
 
     __slots__ = ("arrows", "art", "artefacts", "bridges", "circle", "claimed", "count",
-                 "crossed", "dice", "exhausted", "learning", "over", "passed", "pending",
+                 "crossed", "dice", "exhausted", "fresh", "learning", "over", "passed", "pending",
                  "players", "pool", "roll", "rolls", "sheet", "step_in_turn", "tokens", "top",
-                 "turn")
+                 "turn", "wearing", "worn")
 
     def __init__(self, players: int, sheet: Sheet, rolls: Iterable[Roll] = (),
                  tokens: Sequence[str] | None = None) -> None:
@@ -299,6 +321,12 @@ class RollWriteCore:
         self.turn = 0
         self.step_in_turn = 0
         self.pending = 0
+        #: What the last turn ended did by the rules alone, as a record's annotations say it:
+        #: the columns whose bridges it passed first, the seats it exhausted (bit masks);
+        #: ``wearing`` gathers the seats exhausted in the turn under way.
+        self.fresh = 0
+        self.worn = 0
+        self.wearing = 0
         #: The codes of the rolls known, by turn (:func:`decode`).
         self.rolls = [encode(roll) for roll in rolls]
         self.roll: Roll | None = decode(self.rolls[0]) if self.rolls else None
@@ -362,6 +390,9 @@ class RollWriteCore:
         other.rolls = self.rolls
         other.roll = self.roll
         other.pool = self.pool
+        other.fresh = self.fresh
+        other.worn = self.worn
+        other.wearing = self.wearing
         return other
 
     def key(self) -> tuple[object, ...]:
@@ -468,151 +499,249 @@ class RollWriteCore:
     def check(self, move: int) -> int:
         """0 when ``move`` is a word the engine accepts here, else the :class:`Rule` it breaks
         first; nothing changes."""
-        return self.copy().step(move)
+        return self.copy().play((move,))
 
     def step(self, move: int) -> int:
         """Write ``move``: 0 when done, else the :class:`Rule` broken and the state unchanged."""
-        if self.over:
-            return Rule.END_CONDITION
-        roll = self.roll
-        if roll is None:
-            raise ValueError("the dice of this turn are not known: set_roll first")
-        kind = MOVE_KIND[move]
-        seat = (self.turn + self.step_in_turn) % self.players
-        colour = MOVE_COLOUR[move]
-        cell = seat * 6 + colour
-        if kind == 3:
-            if not self.pending:
-                return Rule.TURN_SYNTAX
-            mark = MOVE_MARK[move]
-            filled = self.count[cell]
-            if filled == BOXES:
-                if mark != TOP or self.claimed[cell]:
-                    return Rule.ACCEL_FULL
-                self.claimed[cell] = 1
-                self._shade(seat)
-                self.pending = 0
-            elif mark == TOP:
-                return Rule.TOP_ARTEFACT
-            else:
-                code = self._fill(seat, colour, self.top[cell] or 1, mark)
-                if code:
-                    return code
-        else:
-            if self.pending:
-                return Rule.ACCEL_COPY
-            first = self.step_in_turn == 0
-            if kind == 0:
-                dice = self.dice[seat]
-                if dice < BOXES:
-                    dice += 1
-                    self.dice[seat] = dice
-                    if dice == BRIDGE_BOX:
-                        self.crossed[DICE_COLUMN] |= 1 << seat
-                    elif dice == BOXES:
-                        self.exhausted += 1
-            else:
-                die = MOVE_DIE[move]
-                colours, numbers = roll if first else self.pool  # type: ignore[misc]
-                if colour not in colours or die not in numbers:
-                    return Rule.TURN_ROLLER_DICE if first else Rule.TURN_OTHERS_DICE
-                filled = self.count[cell]
-                if kind == 1:
-                    if filled or self.circle[cell] == 1:
-                        return Rule.CIRCLE
-                    self.circle[cell] = 1
-                else:
-                    value = MOVE_VALUE[move]
-                    mark = MOVE_MARK[move]
-                    if value == 10 and not filled:
-                        return Rule.WRITE_ZERO_START
-                    if value < self.top[cell]:
-                        return Rule.WRITE_ASCENDING
-                    if filled == BOXES:
-                        if mark != TOP:
-                            return Rule.WRITE_FULL
-                        if self.claimed[cell]:
-                            return Rule.TOP_ARTEFACT
-                        self.claimed[cell] = 1
-                        self._shade(seat)
-                    elif mark == TOP:
-                        return Rule.TOP_ARTEFACT
-                    else:
-                        code = self._fill(seat, colour, value, mark)
-                        if code:
-                            return code
-                if first:
-                    self.pool = (TAKEN[(colours, colour)], TAKEN[(numbers, die)])
-        if not self.pending:
-            self.step_in_turn += 1
-            if self.step_in_turn == self.players:
-                self._end_turn()
-        return 0
+        return self.play((move,))
 
-    def _shade(self, seat: int) -> None:
-        shaded = self.art[seat]
-        if shaded < BOXES:
-            self.art[seat] = shaded + 1
-            if shaded + 1 == BRIDGE_BOX:
-                self.crossed[ART_COLUMN] |= 1 << seat
+    def play(self, moves: Iterable[int]) -> int:
+        """Play ``moves`` in turn: 0 when all were played, else the :class:`Rule` the first
+        refused one breaks, with the state as it was after the one before it.
 
-    def _fill(self, seat: int, colour: int, value: int, mark: int) -> int:
-        """Write ``value`` in the next box of ``colour`` with ``mark``: the box's marks are
-        checked against the layout as known (RW-ARTEFACT-BOX, RW-ACCEL-ARROW,
-        RW-LAYOUT-CONSISTENT) before anything changes."""
-        cell = seat * 6 + colour
-        filled = self.count[cell]
-        box = colour * BOXES + filled
-        art = self.artefacts[box]
-        arrow = self.arrows[box]
-        said_art = mark & 1
-        said_arrow = mark >> 1
-        if said_art:
-            if art == GIVEN_NO:
-                return Rule.ARTEFACT_BOX
-            if art == LEARNED_NO:
-                return Rule.LAYOUT_CONSISTENT
-        elif art == LEARNED_YES:
-            return Rule.LAYOUT_CONSISTENT
-        if said_arrow:
-            if arrow == GIVEN_NO:
-                return Rule.ACCEL_ARROW
-            if arrow == LEARNED_NO:
-                return Rule.LAYOUT_CONSISTENT
-        elif arrow == LEARNED_YES:
-            return Rule.LAYOUT_CONSISTENT
-        if art == UNKNOWN:
-            self.artefacts[box] = LEARNED_YES if said_art else LEARNED_NO
-        if arrow == UNKNOWN:
-            self.arrows[box] = LEARNED_YES if said_arrow else LEARNED_NO
-        if not filled and self.circle[cell] == 0:
-            self.circle[cell] = 2
-        self.count[cell] = filled + 1
-        self.top[cell] = value
-        if filled + 1 == BRIDGE_BOX:
-            self.crossed[colour] |= 1 << seat
-        if said_art or art == GIVEN_YES:
-            self._shade(seat)
-        self.pending = 1 if said_arrow == 2 else 0
-        return 0
+        This is the whole of the rules, written once: :meth:`step` plays one decision,
+        :meth:`check` judges one on a copy, and the quick verdict of validation plays a
+        record's words in one call (the loop's names are looked up once, not once a word).
+        Besides the decisions, ``moves`` may hold what a record writes around them (``SEAT``,
+        ``CLOSE``, ``BRIDGES``, ``WORN``, ``END``, ``ROLL``): the player a choice names, the
+        end of a turn's choices, the annotations checked against what the rules did, the
+        roll of a turn. The checks of a decision come in the engine's order (the dice, then
+        the circle or the number written, then the box's marks, artefact before arrow), so
+        the code is the rule the engine reports first for the same word; every check of a
+        decision comes before anything of it is done.
 
-    def _end_turn(self) -> None:
-        crossed = self.crossed
-        bridges = self.bridges
-        for column in range(8):
-            if crossed[column]:
-                if not bridges[column]:
-                    bridges[column] = crossed[column]
-                    self.passed += 1
-                crossed[column] = 0
-        self.turn += 1
-        self.step_in_turn = 0
-        if self.passed == 8 or self.exhausted == self.players:
-            self.over = True
-            self.roll = self.pool = None
-            return
+        Raises ValueError for a decision where the turn's dice are not known (:meth:`set_roll`).
+        """
+        players = self.players
+        count, top, circle, claimed = self.count, self.top, self.circle, self.claimed
+        art, dice, crossed, bridges = self.art, self.dice, self.crossed, self.bridges
+        arrows, artefacts = self.arrows, self.artefacts
+        kinds, colours_of, values, marks, dies = MOVE_KIND, MOVE_COLOUR, MOVE_VALUE, MOVE_MARK, MOVE_DIE
+        taken = TAKEN
+        over, roll, pool = self.over, self.roll, self.pool
+        turn, at, pending = self.turn, self.step_in_turn, self.pending
+        passed, exhausted = self.passed, self.exhausted
+        fresh, worn, wearing = self.fresh, self.worn, self.wearing
         rolls = self.rolls
-        self.roll = self.pool = decode(rolls[self.turn]) if self.turn < len(rolls) else None
+        own_rolls = False
+        crossing = crossed != _NO_CROSSING
+        code = 0
+        try:
+            for move in moves:
+                if move >= MOVES:
+                    # -- what a record writes around the decisions
+                    if move >= ROLL:
+                        if over:
+                            code = Rule.END_CONDITION
+                            break
+                        if at or pending:
+                            code = Rule.TURN_ORDER
+                            break
+                        rolled = decode(move - ROLL)
+                        if roll is None:
+                            if not own_rolls:
+                                rolls = rolls[:turn]
+                                own_rolls = True
+                            rolls.append(move - ROLL)
+                            roll = pool = rolled
+                        elif rolled != roll:
+                            code = Rule.SETUP_DICE
+                            break
+                    elif move < CLOSE:
+                        if over or roll is None or move - SEAT != (turn + at) % players:
+                            code = Rule.TURN_ORDER
+                            break
+                    elif move == CLOSE:
+                        if at or pending:
+                            code = Rule.TURN_ORDER
+                            break
+                    elif move < WORN:
+                        if move - BRIDGES != fresh:
+                            code = Rule.BRIDGE_FIRST
+                            break
+                    elif move < END:
+                        if move - WORN != worn:
+                            code = Rule.DICE_EXHAUSTED
+                            break
+                    elif not over:
+                        code = Rule.END_CONDITION
+                        break
+                    continue
+                # -- a decision
+                if over:
+                    code = Rule.END_CONDITION
+                    break
+                if roll is None:
+                    raise ValueError("the dice of this turn are not known: set_roll first")
+                kind = kinds[move]
+                seat = (turn + at) % players
+                colour = colours_of[move]
+                cell = seat * 6 + colour
+                filled = count[cell]
+                shade = False
+                if kind == 3:
+                    # The expedition an acceleration copies its number into (RW-ACCEL-COPY).
+                    if not pending:
+                        code = Rule.TURN_SYNTAX
+                        break
+                    mark = marks[move]
+                    if filled == BOXES:
+                        if mark != TOP or claimed[cell]:
+                            code = Rule.ACCEL_FULL
+                            break
+                        claimed[cell] = 1
+                        shade = True
+                        pending = 0
+                        value = 0  # no box filled
+                    elif mark == TOP:
+                        code = Rule.TOP_ARTEFACT
+                        break
+                    else:
+                        value = top[cell] or 1
+                else:
+                    if pending:
+                        code = Rule.ACCEL_COPY
+                        break
+                    value = 0
+                    if kind == 0:
+                        # A refusal shades a dice symbol (RW-DICE-SHADE, RW-DICE-EXHAUSTED).
+                        shaded = dice[seat]
+                        if shaded < BOXES:
+                            shaded += 1
+                            dice[seat] = shaded
+                            if shaded == BRIDGE_BOX:
+                                crossed[DICE_COLUMN] |= 1 << seat
+                                crossing = True
+                            elif shaded == BOXES:
+                                exhausted += 1
+                                wearing |= 1 << seat
+                    else:
+                        die = dies[move]
+                        colours, numbers = roll if not at else pool  # type: ignore[misc]
+                        if colour not in colours or die not in numbers:
+                            code = Rule.TURN_OTHERS_DICE if at else Rule.TURN_ROLLER_DICE
+                            break
+                        if kind == 1:
+                            if filled or circle[cell] == 1:
+                                code = Rule.CIRCLE
+                                break
+                            circle[cell] = 1
+                        else:
+                            value = values[move]
+                            mark = marks[move]
+                            if value == 10 and not filled:
+                                code = Rule.WRITE_ZERO_START
+                                break
+                            if value < top[cell]:
+                                code = Rule.WRITE_ASCENDING
+                                break
+                            if filled == BOXES:
+                                if mark != TOP:
+                                    code = Rule.WRITE_FULL
+                                    break
+                                if claimed[cell]:
+                                    code = Rule.TOP_ARTEFACT
+                                    break
+                                claimed[cell] = 1
+                                shade = True
+                                value = 0  # no box filled
+                            elif mark == TOP:
+                                code = Rule.TOP_ARTEFACT
+                                break
+                if value:
+                    # A box filled: its marks against the layout as known (RW-ARTEFACT-BOX,
+                    # RW-ACCEL-ARROW, RW-LAYOUT-CONSISTENT), then the box.
+                    box = colour * BOXES + filled
+                    said_art = mark & 1
+                    said_arrow = mark >> 1
+                    part_art = artefacts[box]
+                    if said_art:
+                        if part_art == GIVEN_NO:
+                            code = Rule.ARTEFACT_BOX
+                            break
+                        if part_art == LEARNED_NO:
+                            code = Rule.LAYOUT_CONSISTENT
+                            break
+                    elif part_art == LEARNED_YES:
+                        code = Rule.LAYOUT_CONSISTENT
+                        break
+                    part_arrow = arrows[box]
+                    if said_arrow:
+                        if part_arrow == GIVEN_NO:
+                            code = Rule.ACCEL_ARROW
+                            break
+                        if part_arrow == LEARNED_NO:
+                            code = Rule.LAYOUT_CONSISTENT
+                            break
+                    elif part_arrow == LEARNED_YES:
+                        code = Rule.LAYOUT_CONSISTENT
+                        break
+                    if part_art == UNKNOWN:
+                        artefacts[box] = LEARNED_YES if said_art else LEARNED_NO
+                    if part_arrow == UNKNOWN:
+                        arrows[box] = LEARNED_YES if said_arrow else LEARNED_NO
+                    if said_art or part_art == GIVEN_YES:
+                        shade = True
+                    if not filled and not circle[cell]:
+                        circle[cell] = 2
+                    count[cell] = filled + 1
+                    top[cell] = value
+                    if filled + 1 == BRIDGE_BOX:
+                        crossed[colour] |= 1 << seat
+                        crossing = True
+                    pending = 1 if said_arrow == 2 else 0
+                if shade:
+                    shaded = art[seat]
+                    if shaded < BOXES:
+                        art[seat] = shaded + 1
+                        if shaded + 1 == BRIDGE_BOX:
+                            crossed[ART_COLUMN] |= 1 << seat
+                            crossing = True
+                if kind and kind != 3 and not at:
+                    # The roller's dice leave the others two of each (RW-TURN-OTHERS-DICE).
+                    pool = (taken[(colours, colour)], taken[(numbers, die)])
+                if pending:
+                    continue
+                at += 1
+                if at < players:
+                    continue
+                # -- the end of the turn: the bridges passed first, the end of the game
+                fresh = 0
+                if crossing:
+                    for column in range(8):
+                        seats = crossed[column]
+                        if seats:
+                            if not bridges[column]:
+                                bridges[column] = seats
+                                passed += 1
+                                fresh |= 1 << column
+                            crossed[column] = 0
+                    crossing = False
+                worn, wearing = wearing, 0
+                turn += 1
+                at = 0
+                if passed == 8 or exhausted == players:
+                    over = True
+                    roll = pool = None
+                else:
+                    roll = pool = decode(rolls[turn]) if turn < len(rolls) else None
+        finally:
+            self.over, self.roll, self.pool = over, roll, pool
+            self.turn, self.step_in_turn, self.pending = turn, at, pending
+            self.passed, self.exhausted = passed, exhausted
+            self.fresh, self.worn, self.wearing = fresh, worn, wearing
+            self.rolls = rolls
+        return code
 
     def playout(self, rng: random.Random) -> int:
         """Play uniformly random legal decisions to the end of the game, rolling from ``rng``

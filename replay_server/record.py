@@ -17,6 +17,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
+from lcn.variants import find_variant
+
 from .i18n import say
 from .pages import (
     HEAVY_TEXT_BYTES,
@@ -31,8 +33,15 @@ from .security import count_heavy_read
 
 bp = Blueprint("record", __name__)
 
-#: The variants the recorder offers, with the numbers of players each allows.
-VARIANT_PLAYERS = {"classic": (2, 2), "rivals": (2, 4), "rollwrite": (2, 5)}
+#: The games the recorder has a part of its page for.
+RECORDED = ("classic", "rivals", "rollwrite")
+
+
+def variant_players() -> dict[str, tuple[int, int]]:
+    """The fewest and most players of each game the recorder offers, as the game says."""
+    found = {name: find_variant(name) for name in RECORDED}
+    return {name: (variant.min_players, variant.max_players)
+            for name, variant in found.items() if variant is not None}
 
 
 class _Bad(ValueError):
@@ -62,7 +71,7 @@ def _body() -> tuple[str, int]:
 @bp.get("/record")
 def record_page() -> ResponseReturnValue:
     """The recorder: choose the game and the players, then tap each turn."""
-    response = Response(render_template("record.html", variant_players=VARIANT_PLAYERS))
+    response = Response(render_template("record.html", variant_players=variant_players()))
     response.cache_control.no_cache = True
     response.vary.update(("Accept-Language", "Cookie"))
     return response
@@ -130,4 +139,4 @@ def service_worker() -> ResponseReturnValue:
     return response
 
 
-__all__ = ["VARIANT_PLAYERS", "bp"]
+__all__ = ["RECORDED", "bp", "variant_players"]

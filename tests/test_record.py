@@ -32,6 +32,27 @@ def test_the_page_offers_every_game_and_its_urls(client: Any) -> None:
     assert "no-cache" in page.headers["Cache-Control"]
 
 
+def test_the_numbers_of_players_are_the_games_own(client: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recorder asks each game how many may play: its labels, the seats it offers and
+    the limits its script applies all follow, with nothing of a game written in the page."""
+    import html
+    import json
+    import re
+
+    from lcn.variants import find_variant
+
+    page = client.get("/record").get_data(as_text=True)
+    limits = json.loads(html.unescape(re.search(r'data-players="([^"]*)"', page)[1]))
+    assert limits == {"classic": [2, 2], "rivals": [2, 4], "rollwrite": [2, 5]}
+    assert "Rivals (2-4 players)" in page and 'data-seat="5"' in page and 'data-seat="6"' not in page
+    rollwrite = find_variant("rollwrite")
+    monkeypatch.setattr(type(rollwrite), "max_players", 6)
+    page = client.get("/record").get_data(as_text=True)
+    assert "Roll & Write (2-6 players)" in page and 'data-seat="6"' in page
+    assert json.loads(html.unescape(re.search(r'data-players="([^"]*)"', page)[1]))["rollwrite"] == [2, 6]
+
+
 def test_the_page_speaks_german(client: Any) -> None:
     html = client.get("/record", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert '<html lang="de">' in html

@@ -655,7 +655,8 @@
     var variant = chosenVariant();
     var classic = variant.indexOf("classic") === 0;
     var select = $("player-count");
-    var limits = {rivals: [2, 4], rollwrite: [2, 5]}[variant] || [2, 2];
+    // The numbers of players each game allows, as the server's games say (data-players).
+    var limits = JSON.parse($("setup-form").dataset.players)[classic ? "classic" : variant];
     Array.prototype.forEach.call(select.options, function (option) {
       option.disabled = Number(option.value) < limits[0] || Number(option.value) > limits[1];
     });

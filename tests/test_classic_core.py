@@ -432,3 +432,16 @@ def test_the_rule_based_player_plays_legal_moves_and_beats_random_moves() -> Non
             games += 1
     assert wins >= 0.9 * games, wins
     assert margin / games > 40, margin / games
+
+
+def test_the_core_and_its_information_set_are_what_a_search_asks_for() -> None:
+    from lcn.games import GameCore, InformationSet
+
+    record = random_game(12)
+    core = _start(record, CLASSIC_5)
+    assert isinstance(core, GameCore)
+    infoset = infoset_from_record(record, 1, turns=10)
+    assert isinstance(infoset, InformationSet) and infoset.seat == 1
+    assert isinstance(infoset.sample(random.Random(1)), GameCore)
+    move = core.legal_moves()[0]
+    assert core.move(core.word(move)) == move and core.to_move() == 0

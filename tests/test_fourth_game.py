@@ -22,6 +22,7 @@ from tinygame import CARDS, IDS, InfoSet, TinyCore, TinyVariant
 
 import lcn
 import lcn.variants as variants
+from lcn.games import GameCore, InformationSet
 
 
 @pytest.fixture(autouse=True)
@@ -111,6 +112,8 @@ def test_a_seats_view_is_dealt_from_what_it_has_not_seen() -> None:
     start = TinyCore([IDS[card] for card in deck])
     rng = random.Random(2)
     infoset = InfoSet(0, start)
+    # What a search asks of any game's core and of a seat's knowledge.
+    assert isinstance(start, GameCore) and isinstance(infoset, InformationSet)
     seen = set()
     for _ in range(400):
         state = infoset.sample(rng)

@@ -306,6 +306,18 @@ class ClassicCore:
         """The game ends on the draw of the draw pile's last card (C-END-LAST-DRAW)."""
         return not self.pile
 
+    def to_move(self) -> int:
+        """The seat to play: classic players take turns."""
+        return self.player
+
+    def word(self, move: int) -> str:
+        """Today's word of a move (``xR7/G``)."""
+        return self.tables.words[move]
+
+    def move(self, word: str) -> int:
+        """The move of a word, spelt any way the reader takes (:meth:`Tables.move`)."""
+        return self.tables.move(word)
+
     def legal_moves(self) -> list[int]:
         """Every legal move of the player to move, each once (copies of a wager are alike).
 

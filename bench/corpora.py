@@ -111,8 +111,83 @@ def hand_formatted(games: int, *, expeditions: int = 5, deal: bool = False, seed
     return "\n".join(out)
 
 
+def rollwrite_format(text: str, seed: int) -> str:
+    """A Roll & Write record as other programs and people write it: the same game.
+
+    The layout in the ``Sheet`` tag whole, in part (boxes or whole expeditions left out as
+    unknown) or not at all; seats by their names or as ``P2``; now and then a turn in lower
+    case or its bridges in another order; several turns on one line; and a fifth of the
+    games cut short, ended with ``*``. Every spelling is one the spec allows, so a legal game
+    stays legal.
+    """
+    from lcn.variants.rollwrite import player_tokens
+
+    rng = random.Random(seed)
+    head, _, movetext = text.strip("\n").partition("\n\n")
+    tags = head.split("\n")
+    names = [line.split('"')[1] for line in tags if line.startswith("[Player")]
+    tokens = player_tokens(names)
+    words = movetext.split()
+    termination = words.pop()
+    turns: list[str] = []
+    for word in words:  # a turn from its move number on (the writer may wrap a long one)
+        if word[:-1].isdigit() and word[-1] == ".":
+            turns.append("")
+        else:
+            turns[-1] = f"{turns[-1]} {word}".lstrip()
+    sheet = rng.random()
+    if sheet < 0.4:
+        tags = [tag for tag in tags if not tag.startswith("[Sheet ")]
+    elif sheet < 0.7:
+        for index, tag in enumerate(tags):
+            if tag.startswith("[Sheet "):
+                words = [word for word in tag[8:-2].split() if rng.random() < 0.7]
+                words = ["".join(c if k < 2 or rng.random() < 0.7 else "?" for k, c in enumerate(word))
+                         for word in words]
+                tags[index] = f'[Sheet "{" ".join(words)}"]'
+    seat_form = rng.random() < 0.3
+    if rng.random() < 0.2:
+        cut = rng.randrange(len(turns) + 1)
+        turns = turns[:cut]
+        termination = "*"
+        tags = [tag for tag in tags if not tag.startswith("[Result ")]
+    written = []
+    for turn in turns:
+        words = turn.split()
+        for index, word in enumerate(words):
+            who, colon, rest = word.partition(":")
+            if colon and who in tokens and (seat_form or rng.random() < 0.05):
+                words[index] = f"P{tokens.index(who) + 1}:{rest}"
+            elif who == "bridge" and "," in rest and rng.random() < 0.3:
+                words[index] = "bridge:" + ",".join(rng.sample(rest.split(","), rest.count(",") + 1))
+        turn = " ".join(words)
+        written.append(turn.lower() if rng.random() < 0.05 else turn)
+    out: list[str] = []
+    per_line = rng.choice((1, 1, 2, 3, 4))
+    for start in range(0, len(written), per_line):
+        out.append(" ".join(f"{start + k + 1}. {turn}"
+                            for k, turn in enumerate(written[start:start + per_line])))
+    return "\n".join(tags) + "\n\n" + "\n".join([*out, termination]) + "\n"
+
+
+def rollwrite_corpus(games: int, seed: int = 1) -> str:
+    """``games`` random Roll & Write games of 2-5 players, written in the ways that
+    ``rollwrite_format`` lists, a quarter of them without the annotations the rules decide."""
+    from lcn.variants.rollwrite_play import random_game
+
+    rng = random.Random(seed)
+    out = []
+    for index in range(games):
+        record = random_game(seed * 1_000_003 + index, players=rng.choice([2, 3, 4, 5]),
+                             sheet_tag=True, annotate=rng.random() < 0.75)
+        out.append(rollwrite_format(lcn.write_game(record), seed * 7_919 + index))
+    return "\n".join(out)
+
+
 def variant_corpus(name: str, games: int, seed: int = 1) -> str | None:
     """LCN text of random games of another variant, when its engine and player exist."""
+    if name == "rollwrite":
+        return rollwrite_corpus(games, seed)
     module_name = {"rivals": "lcn.variants.rivals_play", "rollwrite": "lcn.variants.rollwrite_play"}[name]
     try:
         module = __import__(module_name, fromlist=["random_game"])

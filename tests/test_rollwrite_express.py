@@ -1,14 +1,17 @@
 """The express check of Roll & Write gives the same answers as full validation.
 
-``lcn.validate`` keeps plain Roll & Write movetext unread and lets ``rollwrite_express``
-decide the game from its words; whenever it is not sure, the game is validated in full by the
+``lcn.validate`` keeps plain Roll & Write movetext unread and lets the quick verdict
+(``lcn.games.rollwrite.verdict``: the record's words read into the core's moves and played on
+the core) decide the game; whenever it is not sure, the game is validated in full by the
 engine of ``rollwrite.py``. These tests run both ways over the samples, seeded random games of
 every player count (with and without the annotations ``bridge:``, ``exhausted:`` and ``end``,
-with and without the ``Sheet`` tag), many single corruptions of each, and short games that
-each break one rule, and compare everything a caller can see. They check that the express
+with and without the ``Sheet`` tag), the same games written as other programs and people write
+them (``bench.corpora.rollwrite_corpus``), many single corruptions of each, and short games
+that each break one rule, and compare everything a caller can see. They check that the express
 check does decide the games it is meant for (a check that always gave up would fail), and that
-each of its rule checks is needed: the express check with any one of them taken out disagrees
-with the engine somewhere on the same corpus.
+each of its checks is needed: the verdict with any one of its reading checks taken out, or the
+core with any one of its rules taken out, disagrees with the engine somewhere on the same
+corpus.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ from pathlib import Path
 import pytest
 
 import lcn
+from bench.corpora import rollwrite_corpus, rollwrite_format
+from lcn.games.rollwrite import core as rollwrite_core
+from lcn.games.rollwrite import verdict
 from lcn.validate import ExpressReport, ValidationRun
-from lcn.variants import rollwrite_express
+from lcn.variants import rollwrite
 from lcn.variants.rollwrite import LAYOUT_ENV, RollWriteVariant, format_layout, player_tokens
 from lcn.variants.rollwrite_play import random_game, random_layout
 
@@ -95,13 +101,15 @@ def test_express_reports_give_the_full_state_and_score_on_demand() -> None:
         assert express.score == reference.score
 
 
-def test_a_layout_given_leaves_the_game_to_the_engine(monkeypatch: pytest.MonkeyPatch,
-                                                       tmp_path: Path) -> None:
+def test_a_layout_given_outside_the_record_leaves_the_game_to_the_engine(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # The Sheet tag, a layout file and the engine's option all give a layout, which the
-    # engine checks the marks against: the express check leaves such games alone.
+    # marks are checked against. The core holds a layout given as the engine does, and the
+    # verdict reads the Sheet tag; a layout file or the engine's option is left to the
+    # engine.
     tagged = lcn.write_game(random_game(7, players=3, sheet_tag=True))
     (report,) = _same(tagged)
-    assert report.valid and not isinstance(report, ExpressReport)
+    assert report.valid and isinstance(report, ExpressReport)
     layout = random_layout(random.Random(3))
     path = tmp_path / "sheet.txt"
     path.write_text(format_layout(layout))
@@ -327,7 +335,10 @@ def _mutants(texts: list[str], per_game: int, seed: int) -> Iterator[str]:
     for text in texts:
         tags, lines = _split(text)
         for _ in range(per_game):
-            mutant = rng.choice(MUTATIONS)(tags, lines, rng)
+            try:
+                mutant = rng.choice(MUTATIONS)(tags, lines, rng)
+            except (IndexError, ValueError):
+                continue  # a game too short for the corruption drawn
             if mutant is not None and rng.random() < 0.3:
                 mutant = _star(mutant)
             if mutant is not None:
@@ -341,6 +352,12 @@ def _star(text: str) -> str:
 
 
 MUTANTS = list(_mutants(GAMES, 8, seed=1))
+#: Games written as other programs and people write them (``rollwrite_format``), and
+#: corruptions of them.
+VARIED = [rollwrite_format(lcn.write_game(random_game(30_000 + index, players=2 + index % 4,
+                                                     sheet_tag=True, annotate=index % 4 != 1)),
+                           index) for index in range(40)]
+VARIED_MUTANTS = list(_mutants(VARIED, 4, seed=2))
 
 _HEAD = '[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
 #: Two players refusing every die: the dice bridge at turn 7, both exhausted at turn 9.
@@ -351,6 +368,10 @@ _REFUSALS[8] += " exhausted:Ada,Bo end"
 _REDS = [f"{n}. RRR111 {'Ada:R1 Bo:-' if n % 2 else 'Bo:- Ada:R1'}" for n in range(1, 10)]
 _REDS[6] += " bridge:R,D"
 _REDS[8] += " exhausted:Bo"
+
+
+#: The same players on a sheet whose red boxes carry nothing.
+_SHEETED = _HEAD.replace("\n\n", '\n[Sheet "R:........."]\n\n')
 
 
 def _case(*turns: str, termination: str = "*") -> str:
@@ -393,6 +414,18 @@ CASES = [
     _case("1. ROG037 Ada:R3 Bo:O7", "3. ROG037 Bo:- Ada:-"),  # LCN-MOVE-NUMBER
     _case("1. ROX037 Ada:- Bo:-"),  # RW-SETUP-DICE
     _case("1."),  # an empty turn
+    _case("1. ROG037 Ada:R3 Bo:O7 bridge:R,R"),  # a column twice
+    _case("1. ROG037 Ada:R3 Bo:O7 bridge:X"),  # not a column
+    _case("1. ROG037 Ada:R3 Bo:O7 exhausted:Zed"),  # an unknown player
+    _case("1. ROG037 Ada:R3 Bo:O7 exhausted:Ada,ada"),  # a player twice
+    _case("1. ROG037 Ada:R3 bridge:D Bo:O7"),  # a choice after an annotation
+    _case("1. ROG037 Ada:R3 Bo:O7 end end"),  # `end` twice
+    _case("1. ROG037 bridge:D"),  # a turn without choices
+    _case("1. ROG037 ADA:R3^>G Bo:-"),  # marks after `^`, the seat in another case
+    _case("1. ROG037 Ada:R3 Bo:O7\n2. RGB012"),  # a turn of a roll alone
+    _case(*_REFUSALS[:7], "8. ROG037 bridge:D"),  # a turn without choices, after a bridge
+    _SHEETED + "1. ROG037 Ada:R3+ Bo:-\n*\n",  # RW-ARTEFACT-BOX
+    _SHEETED + "1. ROG037 Ada:R3>- Bo:-\n*\n",  # RW-ACCEL-ARROW
     _case(),  # no turn at all: legal
 ]
 
@@ -419,48 +452,129 @@ def test_corrupted_games_agree_in_one_file() -> None:
     _same("\n".join(MUTANTS[:120]))
 
 
+# -- records written in other ways --------------------------------------------------------
+
+#: One legal game of three players, then the same game as others write it: each spelling
+#: is read by the engine without a word, and the verdict decides it.
+_THREE = ('[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n[Player3 "Cy"]\n\n'
+          "1. ROG037 Ada:R3 Bo:O7 Cy:-\n2. RGB012 Bo:G1+>B Cy:B2 Ada:-\n"
+          "3. YYP456 Cy:Y4 Ada:P5 Bo:-\n*\n")
+SPELLINGS = {
+    "several turns on a line": _THREE.replace("\n2.", " 2.").replace("\n3.", " 3."),
+    "seats as P2": _THREE.replace("Bo:", "P2:").replace("Cy:Y4", "p3:Y4"),
+    "seats in another case": _THREE.replace("Ada:", "ADA:").replace("Bo:", "bo:"),
+    "turns in lower case": _THREE.replace("RGB012 Bo:G1+>B Cy:B2 Ada:-", "rgb012 bo:g1+>b cy:b2 ada:-"),
+    "dice in another order": _THREE.replace("ROG037", "GOR730"),
+    "no Result tag, unfinished": _THREE.replace("3. YYP456 Cy:Y4 Ada:P5 Bo:-\n", ""),
+    "a whole Sheet tag": _THREE.replace("[Player3", '[Sheet "R:..>...... O:......... G:*........ '
+                                        'B:>........ Y:......... P:........."]\n[Player3'),
+    "a partial Sheet tag": _THREE.replace("[Player3", '[Sheet "R:??>?????? G:*????????"]\n[Player3'),
+    "a longer acceleration": _THREE.replace("Bo:G1+>B", "Bo:G1+>O>B"),
+}
+_REFUSING = ('[Variant "rollwrite"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n\n'
+             + "\n".join([*_REFUSALS[:6], _REFUSALS[6].replace("bridge:D", "BRIDGE:d"), _REFUSALS[7],
+                                      _REFUSALS[8].replace("exhausted:Ada,Bo end", "exhausted:P2,ada End")])
+             + "\n20:20\n")
+SPELLINGS["annotations spelt otherwise"] = _REFUSING
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+def test_records_written_in_other_ways_are_decided(name: str) -> None:
+    (report,) = _same(SPELLINGS[name])
+    assert isinstance(report, ExpressReport) and report.valid
+
+
+def test_a_corpus_written_in_other_ways_agrees_and_is_decided() -> None:
+    text = rollwrite_corpus(40, seed=5)
+    reports = _same(text)
+    assert len(reports) == 40 and all(isinstance(r, ExpressReport) and r.valid for r in reports)
+    # Each shape is there: 2-5 players, unfinished games, seats as P2, several turns on a
+    # line, no Sheet tag, a whole one and a partial one.
+    assert {len(r.players) for r in reports} == {2, 3, 4, 5}
+    assert any(not r.over for r in reports) and any(r.over for r in reports)
+    assert re.search(r" P[1-5]:", text) and re.search(r" [0-9]+\. .* [0-9]+\. ", text)
+    sheets = [r.record.tags.get("Sheet") for r in reports]
+    assert None in sheets and any(s and "?" in s for s in sheets) \
+        and any(s and "?" not in s and len(s.split()) == 6 for s in sheets)
+
+
+def test_games_written_in_other_ways_and_corrupted_agree() -> None:
+    decided = invalid = 0
+    for text in [*VARIED, *VARIED_MUTANTS]:
+        for report in _same(text):
+            decided += isinstance(report, ExpressReport)
+            invalid += not report.valid
+    assert decided > len(VARIED) and invalid > len(VARIED_MUTANTS) // 3
+
+
 # -- each check is needed ------------------------------------------------------------------
 
-#: Each rule check of the express check, as the comment beside its ``return None`` names it.
-CHECKS = ["a turn after the end", "a choice missing", "another player, or spelt otherwise",
-          "RW-TURN-ROLLER-DICE", "RW-TURN-OTHERS-DICE", "not a box, or marks after",
-          "RW-CIRCLE: too late", "RW-WRITE-ZERO-START", "RW-WRITE-ASCENDING",
-          "not a box, or a box after", "RW-WRITE-FULL, RW-ACCEL-FULL",
-          "RW-TOP-ARTEFACT: not full", "RW-LAYOUT-CONSISTENT", "RW-BRIDGE-FIRST (or another",
-          "RW-DICE-EXHAUSTED", "RW-END-CONDITION: `end`", "RW-SETUP-LAYOUT"]
+#: Each reading check of the verdict, as the comment beside its ``return None`` names it.
+CHECKS = ["the seats as the engine would say something of them (RW-SETUP-PLAYERS)",
+          "a Sheet tag the engine cannot read (RW-SETUP-LAYOUT)",
+          "not the usual move number of the turn (LCN-MOVE-NUMBER)",
+          "not a roll (RW-SETUP-DICE), or no choice",
+          "not a choice the engine reads",
+          "not a column, or one twice (LCN-RW-TURN)",
+          "an unknown player, or one twice (LCN-RW-PLAYER)",
+          "not a word of a turn, or out of its place (LCN-RW-TURN)",
+          "not a choice the engine reads, its seat in another case",
+          "a turn without choices (LCN-RW-TURN)",
+          "a rule broken: the engine says which, where and why"]
+#: Each rule of the core a record's words can break (a word of a choice is read whole, so
+#: an acceleration is never left without its box, and the verdict's core knows no roll).
+RULES = [rule for rule in rollwrite_core.Rule
+         if rule.name not in ("ACCEL_COPY", "TURN_SYNTAX", "SETUP_DICE")]
 
 
-def _without(check: str) -> Callable[..., object]:
-    """The express check with the ``return None`` of one check taken out."""
-    source = inspect.getsource(rollwrite_express)
-    pattern = re.compile(r"return None  # " + re.escape(check))
-    assert len(pattern.findall(source)) == 1, check
-    module = types.ModuleType("rollwrite_express_without")
-    module.__package__ = "lcn.variants"
-    exec(compile(pattern.sub("pass  # taken out", source), "<without>", "exec"), module.__dict__)
-    check_function: Callable[..., object] = module.express_check
-    return check_function
+def _corpus() -> list[str]:
+    tagged = lcn.write_game(random_game(7, players=3, sheet_tag=True))
+    return [*CASES, *SPELLINGS.values(), tagged, *MUTANTS, *GAMES, *VARIED_MUTANTS, *VARIED]
+
+
+def _needed() -> None:
+    for text in _corpus():
+        try:
+            if _differences(text):
+                return
+        except (AssertionError, AttributeError, IndexError, KeyError, TypeError, ValueError):
+            return  # the check's absence breaks the run outright: found too
+    pytest.fail("no game needs the check")
+
+
+def _module_without(module: types.ModuleType, pattern: re.Pattern[str], name: str) -> types.ModuleType:
+    """A copy of ``module`` with the code that ``pattern`` finds taken out."""
+    source = inspect.getsource(module)
+    assert pattern.findall(source), pattern
+    copy = types.ModuleType(name)
+    copy.__package__ = module.__package__
+    exec(compile(pattern.sub("pass  # taken out", source), f"<{name}>", "exec"), copy.__dict__)
+    return copy
 
 
 @pytest.mark.parametrize("check", CHECKS)
 def test_each_check_is_needed(check: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rollwrite_express, "express_check", _without(check))
-    tagged = lcn.write_game(random_game(7, players=3, sheet_tag=True))
-    corpus = [*CASES, tagged, *MUTANTS, *GAMES]
-    for text in corpus:
-        try:
-            if _differences(text):
-                return
-        except (AssertionError, IndexError, KeyError, TypeError, ValueError):
-            return  # the check's absence breaks the run outright: found too
-    pytest.fail(f"no game needs the check {check!r}")
+    pattern = re.compile(r"return None  # " + re.escape(check) + "$", re.MULTILINE)
+    assert len(pattern.findall(inspect.getsource(verdict))) == 1, check
+    monkeypatch.setattr(rollwrite, "_VERDICT",
+                        _module_without(verdict, pattern, "verdict_without").express_check)
+    _needed()
+
+
+@pytest.mark.parametrize("rule", [rule.name for rule in RULES])
+def test_each_rule_is_needed(rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every check of the rule taken out of the core's loop: the rule's code never comes.
+    pattern = re.compile(r"code = Rule\." + rule + r"\n\s+break")
+    core = _module_without(rollwrite_core, pattern, "core_without")
+    monkeypatch.setattr(verdict, "RollWriteCore", core.RollWriteCore)
+    monkeypatch.setattr(verdict, "_STARTS", {})
+    _needed()
 
 
 def test_scoring_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     # One point more for each expedition with a box filled: the totals must show it.
-    points = [[value + (boxes > 0) for boxes, value in enumerate(row)]
-              for row in rollwrite_express._POINTS]
-    monkeypatch.setattr(rollwrite_express, "_POINTS", points)
+    points = tuple(value + (boxes > 0) for boxes, value in enumerate(rollwrite_core.EXPEDITION_POINTS))
+    monkeypatch.setattr(rollwrite_core, "EXPEDITION_POINTS", points)
     assert _differences("\n".join(_star(text) for text in GAMES[:10]))
 
 
@@ -471,31 +585,27 @@ def test_scoring_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     ["Ada", ""], ["Mary Ann", "Bo"], ["Jean-Luc", "Bo"], ["Zoë", "Bo"], ["Player 3", "Bo"],
     ["Ada", "Bo", "Cy", "Di", "Exhausted"], ["Pa", "Pb"], ["ADA", "Bo", "ada"]])
 def test_seat_tokens_are_player_tokens(names: list[str]) -> None:
-    assert rollwrite_express.seat_tokens(names) == player_tokens(names)
+    assert verdict.seat_tokens(names) == player_tokens(names)
 
 
 def test_plain_names_are_their_own_tokens() -> None:
     names = ["Ada", "Bo", "Cy"]
-    assert rollwrite_express.seat_tokens(names) is names
-    assert rollwrite_express.seat_tokens(["Ada", "ADA"]) == ["P1", "P2"]
+    assert verdict.seat_tokens(names) is names
+    assert verdict.seat_tokens(["Ada", "ADA"]) == ["P1", "P2"]
 
 
 def test_usual_accelerations_read_as_any_other() -> None:
-    # Every tail in the table is what ``_tail`` reads from it; a longer one is read as it comes.
-    assert len(rollwrite_express._TAILS) > 300
-    for text, steps in rollwrite_express._TAILS.items():
-        assert rollwrite_express._tail(text) == steps
-    assert "G>B>Y" not in rollwrite_express._TAILS
-    # The accelerations of one box, looked up whole, are what ``_acceleration`` makes of them.
-    whole = [text for text in rollwrite_express._FIRST
-             if (">" in text and not text.endswith(">-")) or text.count(">") > 1]
-    assert len(whole) > 3000
-    for text in whole:
-        assert rollwrite_express._FIRST[text] == rollwrite_express._acceleration(text)
-    assert rollwrite_express._acceleration("R3>G>B") is not None
-    assert "R3>G>B" not in rollwrite_express._FIRST
-    assert rollwrite_express._acceleration("R0>G") is None
-    assert rollwrite_express._acceleration("R3^>G") is None
+    # Every choice in the table is what ``_read_body`` reads from it; a longer one is read as
+    # it comes.
+    assert len(verdict._BODIES) > 3000
+    for text, moves in verdict._BODIES.items():
+        assert verdict._read_body(text) == moves
+        assert verdict._read_body(text.lower()) == moves
+    assert "R3>G>B" not in verdict._BODIES
+    assert verdict._read_body("R3>G>B") is not None
+    assert verdict._read_body("R0>G") is None
+    assert verdict._read_body("R3^>G") is None
+    assert verdict._read_body("R3>G>") is None
     long = _case("1. ROG037 Ada:R3>G>B+>Y Bo:-\n2. RGB345 Bo:- Ada:R4>O>G>B>-")
     reports = _same(long)
     assert isinstance(reports[0], ExpressReport) and reports[0].valid

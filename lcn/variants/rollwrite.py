@@ -61,7 +61,6 @@ import re
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import hint
@@ -71,6 +70,8 @@ from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_
 from .rivals import player_tokens as _letter_tokens
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..describe import TurnStory
     from ..model import GameRecord
 
@@ -727,16 +728,19 @@ def _box_label(colour: str, box: int) -> str:
 # -- the variant ------------------------------------------------------------------------
 
 
-#: ``rollwrite_express``, once ``RollWriteVariant.express_check`` has imported it.
-_EXPRESS_MODULE: ModuleType | None = None
+#: The quick verdict (``lcn.games.rollwrite.verdict.express_check``), once
+#: ``RollWriteVariant.express_check`` has imported it.
+_VERDICT: Callable[[GameRecord, list[str]], ExpressResult | None] | None = None
 
 
-def _express_module() -> ModuleType:
-    global _EXPRESS_MODULE
-    from . import rollwrite_express
+def _verdict() -> Callable[[GameRecord, list[str]], ExpressResult | None]:
+    """The game package reads this module's tables at its import, so this module imports it
+    when first asked for a verdict, never at its own import."""
+    global _VERDICT
+    from ..games.rollwrite.verdict import express_check
 
-    _EXPRESS_MODULE = rollwrite_express
-    return rollwrite_express
+    _VERDICT = express_check
+    return express_check
 
 
 class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
@@ -766,11 +770,9 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
     def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
         if self.layout is not None or os.environ.get(LAYOUT_ENV):
             return None  # a layout given (RW-SETUP-LAYOUT): the engine checks the game
-        # The module imports this one: imported on first use, then kept (an import
-        # statement costs more than the rest of this per game).
-        express = _EXPRESS_MODULE or _express_module()
-        result: ExpressResult | None = express.express_check(record, words)
-        return result
+        # Imported on first use, then kept (an import statement costs more than the rest of
+        # this per game).
+        return (_VERDICT or _verdict())(record, words)
 
     # -- setup ------------------------------------------------------------------------
     def _seats(self, record: GameRecord) -> tuple[list[str], list[Problem]]:

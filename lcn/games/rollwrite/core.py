@@ -549,8 +549,8 @@ class RollWriteCore:
                             break
                         rolled = decode(move - ROLL)
                         if roll is None:
-                            if not own_rolls:
-                                rolls = rolls[:turn]
+                            if not own_rolls:  # the rolls known may be another state's
+                                rolls = list(rolls)
                                 own_rolls = True
                             rolls.append(move - ROLL)
                             roll = pool = rolled
@@ -627,10 +627,16 @@ class RollWriteCore:
                                 wearing |= 1 << seat
                     else:
                         die = dies[move]
-                        colours, numbers = roll if not at else pool  # type: ignore[misc]
-                        if colour not in colours or die not in numbers:
-                            code = Rule.TURN_OTHERS_DICE if at else Rule.TURN_ROLLER_DICE
-                            break
+                        if at:
+                            colours, numbers = pool  # type: ignore[misc]
+                            if colour not in colours or die not in numbers:
+                                code = Rule.TURN_OTHERS_DICE
+                                break
+                        else:
+                            colours, numbers = roll
+                            if colour not in colours or die not in numbers:
+                                code = Rule.TURN_ROLLER_DICE
+                                break
                         if kind == 1:
                             if filled or circle[cell] == 1:
                                 code = Rule.CIRCLE

@@ -42,13 +42,13 @@ from lcn.games.rollwrite.core import (
     MOVES,
     NEXT,
     ROLL,
-    SEAT,
     WORN,
     decode,
     encode,
     parse_roll,
     pieces,
     roll_text,
+    said,
 )
 from lcn.model import GameRecord, Tags, Turn
 from lcn.moves import legal_moves
@@ -422,13 +422,14 @@ def test_what_a_record_writes_around_the_decisions_is_played_too() -> None:
     core = RollWriteCore(2, sheet_for(None))
     roll = ROLL + encode(parse_roll("ROG037"))
     r3, o7 = core.move("R3"), core.move("O7")
-    turn = [roll, SEAT, r3, SEAT + 1, o7, CLOSE]
+    turn = [roll, said(0, r3), said(1, o7), CLOSE]
     assert core.copy().play(turn) == 0
-    assert core.copy().play([roll, SEAT + 1, r3]) == Rule.TURN_ORDER  # Bo does not roll turn 1
-    assert core.copy().play([SEAT, r3]) == Rule.TURN_ORDER  # no roll: no turn under way
-    assert core.copy().play([roll, SEAT, r3, CLOSE]) == Rule.TURN_ORDER  # Bo's choice missing
-    assert core.copy().play([roll, SEAT, r3, roll]) == Rule.TURN_ORDER  # a roll within a turn
-    assert core.copy().play([*turn, SEAT]) == Rule.TURN_ORDER  # a third choice
+    assert core.copy().play([roll, said(1, r3)]) == Rule.TURN_ORDER  # Bo does not roll turn 1
+    assert core.copy().play([said(0, r3)]) == Rule.TURN_ORDER  # no roll: no turn under way
+    assert core.copy().play([roll, said(0, r3), CLOSE]) == Rule.TURN_ORDER  # Bo's choice missing
+    assert core.copy().play([roll, CLOSE]) == Rule.TURN_ORDER  # a turn without choices
+    assert core.copy().play([roll, said(0, r3), roll]) == Rule.TURN_ORDER  # a roll within a turn
+    assert core.copy().play([*turn, said(0, r3)]) == Rule.TURN_ORDER  # a third choice
     assert core.copy().play([*turn, BRIDGES + 1]) == Rule.BRIDGE_FIRST  # no bridge passed
     assert core.copy().play([*turn, WORN + 1]) == Rule.DICE_EXHAUSTED  # nobody exhausted
     assert core.copy().play([*turn, END]) == Rule.END_CONDITION  # the game goes on
@@ -442,7 +443,7 @@ def test_what_a_record_writes_around_the_decisions_is_played_too() -> None:
     refusals = core.copy()
     for number in range(1, 10):
         roller = (number - 1) % 2
-        stream = [roll, SEAT + roller, 0, SEAT + 1 - roller, 0, CLOSE]
+        stream = [roll, said(roller, 0), said(1 - roller, 0), CLOSE]
         if number == 7:
             stream.append(BRIDGES + (1 << 7))
         if number == 9:

@@ -69,16 +69,23 @@ WRITE = 7
 NEXT = WRITE + 6 * 10 * 7
 MOVES = NEXT + 6 * 7
 #: What a record writes besides the decisions, as :meth:`RollWriteCore.play` takes it after
-#: them: ``SEAT + seat`` the player a choice names (``Ada:``), ``CLOSE`` the end of a turn's
-#: choices, ``BRIDGES + columns`` its ``bridge:`` word (a bit per column of ``ROYGBPAD``),
-#: ``WORN + seats`` its ``exhausted:`` word (a bit per seat), ``END`` its ``end``, and
-#: ``ROLL + code`` the roll that starts a turn (:func:`encode`).
-SEAT = MOVES
-CLOSE = SEAT + 5
+#: them: ``SAID + seat * MOVES + move`` a choice with the player it names (``Ada:R3``,
+#: :func:`said`), ``CLOSE`` the end of the record's choices, ``BRIDGES + columns`` its
+#: ``bridge:`` word (a bit per column of ``ROYGBPAD``), ``WORN + seats`` its ``exhausted:``
+#: word (a bit per seat), ``END`` its ``end``, and ``ROLL + code`` the roll that starts a
+#: turn (:func:`encode`).
+SAID = MOVES
+CLOSE = SAID + 5 * MOVES
 BRIDGES = CLOSE + 1
 WORN = BRIDGES + 256
 END = WORN + 32
 ROLL = END + 1
+#: ``NUMBER + n``: the move number ``n.`` a record writes before turn ``n`` (after the rolls).
+NUMBER = ROLL + 216 * 1000
+#: ``NAMED + name * MOVES + move``: a choice with the name it is written under, a number
+#: that ``play``'s ``names`` gives the seat of (a reader numbers the names it meets once,
+#: for all its games).
+NAMED = NUMBER + 4002
 #: Column indexes of the bridges (``COLUMNS``): the six expeditions, then A and D.
 ART_COLUMN = 6
 DICE_COLUMN = 7
@@ -134,6 +141,8 @@ class Rule(IntEnum):
     DICE_EXHAUSTED = 17
     #: A roll written that is not the turn's roll the state knows.
     SETUP_DICE = 18
+    #: A move number that is not the next turn's, or a roll without its move number.
+    MOVE_NUMBER = 19
 
     @property
     def rule_id(self) -> str:
@@ -141,6 +150,8 @@ class Rule(IntEnum):
         notation's (``LCN-RW-TURN``)."""
         if self is Rule.TURN_SYNTAX:
             return "LCN-RW-TURN"
+        if self is Rule.MOVE_NUMBER:
+            return "LCN-MOVE-NUMBER"
         return "RW-" + self.name.replace("_", "-")
 
 
@@ -154,6 +165,8 @@ MOVE_MARK = [0] * WRITE + [(m - WRITE) % 7 for m in range(WRITE, NEXT)] \
     + [(m - NEXT) % 7 for m in range(NEXT, MOVES)]
 #: The die a choice uses: its number's die (a 10 is a 0), the circle's 0; -1 for none.
 MOVE_DIE = [-1] + [0] * 6 + [v % 10 for v in MOVE_VALUE[WRITE:NEXT]] + [-1] * 42
+#: Each move's kind, colour, value, mark and die, read in one look-up.
+FACTS = [(MOVE_KIND[m], MOVE_COLOUR[m], MOVE_VALUE[m], MOVE_MARK[m], MOVE_DIE[m]) for m in range(MOVES)]
 #: The text of each move after the player's ``Token:`` (a continuation has no player).
 BODIES = ["-"] + [f"{c}0" for c in COLOURS] \
     + [f"{COLOURS[MOVE_COLOUR[m]]}{MOVE_VALUE[m]}{MARKS[MOVE_MARK[m]]}" for m in range(WRITE, NEXT)] \
@@ -172,6 +185,33 @@ def _options(part_art: int, part_arrow: int, every: bool) -> tuple[int, ...]:
     return tuple(art + 2 * arrow for arrow in arrows for art in arts)
 
 
+def _fill(part_art: int, part_arrow: int, mark: int) -> tuple[int, int, int, bool]:
+    """What writing a box with ``mark`` does, given what is known of its artefact and its
+    arrow: the rule broken (0 none), what is known of them after, and whether the player
+    shades an artefact. The artefact is checked before the arrow, as the engine does
+    (RW-ARTEFACT-BOX, RW-ACCEL-ARROW, RW-LAYOUT-CONSISTENT)."""
+    said_art, said_arrow = mark & 1, mark >> 1
+    if said_art:
+        if part_art == GIVEN_NO:
+            return Rule.ARTEFACT_BOX, part_art, part_arrow, False
+        if part_art == LEARNED_NO:
+            return Rule.LAYOUT_CONSISTENT, part_art, part_arrow, False
+    elif part_art == LEARNED_YES:
+        return Rule.LAYOUT_CONSISTENT, part_art, part_arrow, False
+    if said_arrow:
+        if part_arrow == GIVEN_NO:
+            return Rule.ACCEL_ARROW, part_art, part_arrow, False
+        if part_arrow == LEARNED_NO:
+            return Rule.LAYOUT_CONSISTENT, part_art, part_arrow, False
+    elif part_arrow == LEARNED_YES:
+        return Rule.LAYOUT_CONSISTENT, part_art, part_arrow, False
+    art = (LEARNED_YES if said_art else LEARNED_NO) if part_art == UNKNOWN else part_art
+    arrow = (LEARNED_YES if said_arrow else LEARNED_NO) if part_arrow == UNKNOWN else part_arrow
+    return 0, art, arrow, bool(said_art) or part_art == GIVEN_YES
+
+
+#: :func:`_fill` of every (artefact part, arrow part, mark): ``FILLS[(art * 5 + arrow) * 7 + mark]``.
+FILLS = [_fill(art, arrow, mark) for art in range(5) for arrow in range(5) for mark in range(7)]
 #: Marks of a box fill by (artefact part, arrow part): ``BOX_OPTIONS[art * 5 + arrow]``.
 BOX_OPTIONS = [_options(a, r, False) for a in range(5) for r in range(5)]
 BOX_ACCEPTED = [_options(a, r, True) for a in range(5) for r in range(5)]
@@ -198,6 +238,10 @@ for _size in (2, 3):
 #: state keeps its rolls as codes, ``colour throw * 1000 + number throw`` (``THROWS`` of
 #: them, equally likely): drawing a roll is one uniform integer, and a roll is decoded only
 #: when its turn comes.
+#: For each sorted roll of three dice, by face, the two dice left when one showing it is taken
+#: (``TAKEN`` read without building its key; () for a face not rolled).
+LEFT = {dice: [TAKEN.get((dice, face), ()) for face in range(10)]
+        for dice in _multisets(3, 10)}
 COLOUR_THROWS = [tuple(sorted((a, b, c))) for a in range(6) for b in range(6) for c in range(6)]
 NUMBER_THROWS = [tuple(sorted((a, b, c))) for a in range(10) for b in range(10) for c in range(10)]
 THROWS = 216 * 1000
@@ -214,6 +258,11 @@ def encode(roll: Roll) -> int:
     """A code of a roll (of its sorted throw: a roll has several codes, alike in play)."""
     (a, b, c), (x, y, z) = roll
     return (a * 36 + b * 6 + c) * 1000 + x * 100 + y * 10 + z
+
+
+def said(seat: int, move: int) -> int:
+    """A choice with the seat a record names for it, as :meth:`RollWriteCore.play` takes it."""
+    return SAID + seat * MOVES + move
 
 
 def roll_dice(rng: random.Random) -> Roll:
@@ -442,7 +491,9 @@ class RollWriteCore:
                 total += base * 2 if doubled else base
             bit = 1 << seat
             total += ARTEFACT_POINTS[self.art[seat]] + DICE_POINTS[self.dice[seat]]
-            total += BRIDGE_POINTS * sum(1 for won in self.bridges if won & bit)
+            for won in self.bridges:
+                if won & bit:
+                    total += BRIDGE_POINTS
             totals.append(total)
         return tuple(totals)
 
@@ -505,20 +556,26 @@ class RollWriteCore:
         """Write ``move``: 0 when done, else the :class:`Rule` broken and the state unchanged."""
         return self.play((move,))
 
-    def play(self, moves: Iterable[int]) -> int:
+    def play(self, moves: Iterable[int], *, numbered: bool = False,
+             names: dict[int, int] | None = None) -> int:
         """Play ``moves`` in turn: 0 when all were played, else the :class:`Rule` the first
         refused one breaks, with the state as it was after the one before it.
 
         This is the whole of the rules, written once: :meth:`step` plays one decision,
         :meth:`check` judges one on a copy, and the quick verdict of validation plays a
         record's words in one call (the loop's names are looked up once, not once a word).
-        Besides the decisions, ``moves`` may hold what a record writes around them (``SEAT``,
-        ``CLOSE``, ``BRIDGES``, ``WORN``, ``END``, ``ROLL``): the player a choice names, the
-        end of a turn's choices, the annotations checked against what the rules did, the
-        roll of a turn. The checks of a decision come in the engine's order (the dice, then
-        the circle or the number written, then the box's marks, artefact before arrow), so
-        the code is the rule the engine reports first for the same word; every check of a
-        decision comes before anything of it is done.
+        Besides the decisions, ``moves`` may hold what a record writes around them: a choice
+        with the seat it names (``SAID``), the end of a turn's choices (``CLOSE``), the
+        annotations checked against what the rules did (``BRIDGES``, ``WORN``, ``END``), the
+        roll of a turn (``ROLL``). The checks of a decision come in the engine's order (the
+        dice, then the circle or the number written, then the box's marks, artefact before
+        arrow), so the code is the rule the engine reports first for the same word; every
+        check of a decision comes before anything of it is done.
+
+        ``names`` gives the seat of each name a ``NAMED`` choice is written under.
+        ``numbered`` says that ``moves`` write each turn's move number before its roll
+        (``NUMBER``), as a record does, and that the annotations of a turn come in their
+        order, each once (``bridge:``, ``exhausted:``, ``end``).
 
         Raises ValueError for a decision where the turn's dice are not known (:meth:`set_roll`).
         """
@@ -526,8 +583,8 @@ class RollWriteCore:
         count, top, circle, claimed = self.count, self.top, self.circle, self.claimed
         art, dice, crossed, bridges = self.art, self.dice, self.crossed, self.bridges
         arrows, artefacts = self.arrows, self.artefacts
-        kinds, colours_of, values, marks, dies = MOVE_KIND, MOVE_COLOUR, MOVE_VALUE, MOVE_MARK, MOVE_DIE
-        taken = TAKEN
+        facts, left, fills = FACTS, LEFT, FILLS
+        colour_throws, number_throws = COLOUR_THROWS, NUMBER_THROWS
         over, roll, pool = self.over, self.roll, self.pool
         turn, at, pending = self.turn, self.step_in_turn, self.pending
         passed, exhausted = self.passed, self.exhausted
@@ -535,98 +592,151 @@ class RollWriteCore:
         rolls = self.rolls
         own_rolls = False
         crossing = crossed != _NO_CROSSING
+        rolled = False  # a roll written, and no choice of its turn yet
+        unnumbered = numbered  # the next roll's move number not written yet
+        noted = 0  # the last annotation of the turn: 1 bridge:, 2 exhausted:, 3 end
+        seat = (turn + at) % players
+        base = seat * 6
+        named = names or {}
+        # The choices of each seat under its first name (the one it is written under most).
+        homes = [-MOVES] * players
+        for name, seat_named in reversed(named.items()):
+            homes[seat_named] = NAMED + name * MOVES
+        naming = SAID + seat * MOVES  # the choices of the seat to write, as a record names them
+        home = homes[seat]
         code = 0
         try:
             for move in moves:
                 if move >= MOVES:
-                    # -- what a record writes around the decisions
-                    if move >= ROLL:
-                        if over:
-                            code = Rule.END_CONDITION
-                            break
-                        if at or pending:
+                    if move >= NAMED:
+                        # A choice with the name it is written under (RW-TURN-ORDER).
+                        if 0 <= move - home < MOVES:
+                            move -= home
+                        else:
+                            name, move = divmod(move - NAMED, MOVES)
+                            if named.get(name) != seat:
+                                code = Rule.TURN_ORDER
+                                break
+                        if roll is None or over:
                             code = Rule.TURN_ORDER
-                            break
-                        rolled = decode(move - ROLL)
-                        if roll is None:
-                            if not own_rolls:  # the rolls known may be another state's
-                                rolls = list(rolls)
-                                own_rolls = True
-                            rolls.append(move - ROLL)
-                            roll = pool = rolled
-                        elif rolled != roll:
-                            code = Rule.SETUP_DICE
                             break
                     elif move < CLOSE:
-                        if over or roll is None or move - SEAT != (turn + at) % players:
+                        # A choice with the seat it names (RW-TURN-ORDER): played below.
+                        move -= naming
+                        if not 0 <= move < MOVES or roll is None or over:
                             code = Rule.TURN_ORDER
                             break
-                    elif move == CLOSE:
-                        if at or pending:
+                    else:
+                        # -- what a record writes around the decisions
+                        if move >= NUMBER:
+                            if at or pending or rolled:
+                                code = Rule.TURN_ORDER
+                                break
+                            if not unnumbered or move - NUMBER != turn + 1:
+                                code = Rule.MOVE_NUMBER
+                                break
+                            unnumbered = False
+                        elif move >= ROLL:
+                            if over:
+                                code = Rule.END_CONDITION
+                                break
+                            if at or pending or rolled:
+                                code = Rule.TURN_ORDER
+                                break
+                            if unnumbered:
+                                code = Rule.MOVE_NUMBER
+                                break
+                            move -= ROLL
+                            rolled_now = (colour_throws[move // 1000], number_throws[move % 1000])
+                            if roll is None:
+                                if not own_rolls:  # the rolls known may be another state's
+                                    rolls = list(rolls)
+                                    own_rolls = True
+                                rolls.append(move)
+                                roll = pool = rolled_now
+                            elif rolled_now != roll:
+                                code = Rule.SETUP_DICE
+                                break
+                            rolled = True
+                            unnumbered = numbered
+                            noted = 0
+                        elif at or pending or rolled:
+                            # The end of a turn's choices, or an annotation, before every
+                            # player has chosen.
                             code = Rule.TURN_ORDER
                             break
-                    elif move < WORN:
-                        if move - BRIDGES != fresh:
-                            code = Rule.BRIDGE_FIRST
+                        elif move == CLOSE:
+                            if numbered and not unnumbered:  # a move number without its turn
+                                code = Rule.MOVE_NUMBER
+                                break
+                        elif numbered and (noted >= (1 if move < WORN else 2 if move < END else 3)
+                                           or not unnumbered):
+                            # An annotation out of its place, or twice.
+                            code = Rule.TURN_SYNTAX
                             break
-                    elif move < END:
-                        if move - WORN != worn:
-                            code = Rule.DICE_EXHAUSTED
+                        elif move < WORN:
+                            if move - BRIDGES != fresh:
+                                code = Rule.BRIDGE_FIRST
+                                break
+                            noted = 1
+                        elif move < END:
+                            if move - WORN != worn:
+                                code = Rule.DICE_EXHAUSTED
+                                break
+                            noted = 2
+                        elif not over:
+                            code = Rule.END_CONDITION
                             break
-                    elif not over:
-                        code = Rule.END_CONDITION
-                        break
-                    continue
+                        else:
+                            noted = 3
+                        continue
                 # -- a decision
-                if over:
+                elif over:
                     code = Rule.END_CONDITION
                     break
-                if roll is None:
+                elif roll is None:
                     raise ValueError("the dice of this turn are not known: set_roll first")
-                kind = kinds[move]
-                seat = (turn + at) % players
-                colour = colours_of[move]
-                cell = seat * 6 + colour
-                filled = count[cell]
-                shade = False
-                if kind == 3:
-                    # The expedition an acceleration copies its number into (RW-ACCEL-COPY).
-                    if not pending:
-                        code = Rule.TURN_SYNTAX
-                        break
-                    mark = marks[move]
-                    if filled == BOXES:
-                        if mark != TOP or claimed[cell]:
-                            code = Rule.ACCEL_FULL
-                            break
-                        claimed[cell] = 1
-                        shade = True
-                        pending = 0
-                        value = 0  # no box filled
-                    elif mark == TOP:
-                        code = Rule.TOP_ARTEFACT
-                        break
-                    else:
-                        value = top[cell] or 1
-                else:
+                if not move:
+                    # A refusal shades a dice symbol (RW-DICE-SHADE, RW-DICE-EXHAUSTED).
                     if pending:
                         code = Rule.ACCEL_COPY
                         break
-                    value = 0
-                    if kind == 0:
-                        # A refusal shades a dice symbol (RW-DICE-SHADE, RW-DICE-EXHAUSTED).
-                        shaded = dice[seat]
-                        if shaded < BOXES:
-                            shaded += 1
-                            dice[seat] = shaded
-                            if shaded == BRIDGE_BOX:
-                                crossed[DICE_COLUMN] |= 1 << seat
-                                crossing = True
-                            elif shaded == BOXES:
-                                exhausted += 1
-                                wearing |= 1 << seat
+                    shaded = dice[seat]
+                    if shaded < BOXES:
+                        shaded += 1
+                        dice[seat] = shaded
+                        if shaded == BRIDGE_BOX:
+                            crossed[DICE_COLUMN] |= 1 << seat
+                            crossing = True
+                        elif shaded == BOXES:
+                            exhausted += 1
+                            wearing |= 1 << seat
+                else:
+                    kind, colour, value, mark, die = facts[move]
+                    cell = base + colour
+                    filled = count[cell]
+                    shade = False
+                    if kind == 3:
+                        # The expedition an acceleration copies its number into (RW-ACCEL-COPY).
+                        if not pending:
+                            code = Rule.TURN_SYNTAX
+                            break
+                        if filled == BOXES:
+                            if mark != TOP or claimed[cell]:
+                                code = Rule.ACCEL_FULL
+                                break
+                            claimed[cell] = 1
+                            shade = True
+                            pending = 0
+                        elif mark == TOP:
+                            code = Rule.TOP_ARTEFACT
+                            break
+                        else:
+                            value = top[cell] or 1
                     else:
-                        die = dies[move]
+                        if pending:
+                            code = Rule.ACCEL_COPY
+                            break
                         if at:
                             colours, numbers = pool  # type: ignore[misc]
                             if colour not in colours or die not in numbers:
@@ -643,8 +753,6 @@ class RollWriteCore:
                                 break
                             circle[cell] = 1
                         else:
-                            value = values[move]
-                            mark = marks[move]
                             if value == 10 and not filled:
                                 code = Rule.WRITE_ZERO_START
                                 break
@@ -664,62 +772,42 @@ class RollWriteCore:
                             elif mark == TOP:
                                 code = Rule.TOP_ARTEFACT
                                 break
-                if value:
-                    # A box filled: its marks against the layout as known (RW-ARTEFACT-BOX,
-                    # RW-ACCEL-ARROW, RW-LAYOUT-CONSISTENT), then the box.
-                    box = colour * BOXES + filled
-                    said_art = mark & 1
-                    said_arrow = mark >> 1
-                    part_art = artefacts[box]
-                    if said_art:
-                        if part_art == GIVEN_NO:
-                            code = Rule.ARTEFACT_BOX
+                    if value:
+                        # A box filled: its marks against the layout as known (RW-ARTEFACT-BOX,
+                        # RW-ACCEL-ARROW, RW-LAYOUT-CONSISTENT), then the box.
+                        box = colour * BOXES + filled
+                        code, artefacts[box], arrows[box], shaded_art = \
+                            fills[(artefacts[box] * 5 + arrows[box]) * 7 + mark]
+                        if code:
                             break
-                        if part_art == LEARNED_NO:
-                            code = Rule.LAYOUT_CONSISTENT
-                            break
-                    elif part_art == LEARNED_YES:
-                        code = Rule.LAYOUT_CONSISTENT
-                        break
-                    part_arrow = arrows[box]
-                    if said_arrow:
-                        if part_arrow == GIVEN_NO:
-                            code = Rule.ACCEL_ARROW
-                            break
-                        if part_arrow == LEARNED_NO:
-                            code = Rule.LAYOUT_CONSISTENT
-                            break
-                    elif part_arrow == LEARNED_YES:
-                        code = Rule.LAYOUT_CONSISTENT
-                        break
-                    if part_art == UNKNOWN:
-                        artefacts[box] = LEARNED_YES if said_art else LEARNED_NO
-                    if part_arrow == UNKNOWN:
-                        arrows[box] = LEARNED_YES if said_arrow else LEARNED_NO
-                    if said_art or part_art == GIVEN_YES:
-                        shade = True
-                    if not filled and not circle[cell]:
-                        circle[cell] = 2
-                    count[cell] = filled + 1
-                    top[cell] = value
-                    if filled + 1 == BRIDGE_BOX:
-                        crossed[colour] |= 1 << seat
-                        crossing = True
-                    pending = 1 if said_arrow == 2 else 0
-                if shade:
-                    shaded = art[seat]
-                    if shaded < BOXES:
-                        art[seat] = shaded + 1
-                        if shaded + 1 == BRIDGE_BOX:
-                            crossed[ART_COLUMN] |= 1 << seat
+                        if shaded_art:
+                            shade = True
+                        if not filled and not circle[cell]:
+                            circle[cell] = 2
+                        count[cell] = filled + 1
+                        top[cell] = value
+                        if filled + 1 == BRIDGE_BOX:
+                            crossed[colour] |= 1 << seat
                             crossing = True
-                if kind and kind != 3 and not at:
-                    # The roller's dice leave the others two of each (RW-TURN-OTHERS-DICE).
-                    pool = (taken[(colours, colour)], taken[(numbers, die)])
-                if pending:
-                    continue
+                        pending = mark >> 2
+                    if shade:
+                        shaded = art[seat]
+                        if shaded < BOXES:
+                            art[seat] = shaded + 1
+                            if shaded + 1 == BRIDGE_BOX:
+                                crossed[ART_COLUMN] |= 1 << seat
+                                crossing = True
+                    if kind != 3 and not at:
+                        # The roller's dice leave the others two of each (RW-TURN-OTHERS-DICE).
+                        pool = (left[colours][colour], left[numbers][die])
+                    if pending:
+                        continue
                 at += 1
                 if at < players:
+                    seat = seat + 1 if seat + 1 < players else 0
+                    base = seat * 6
+                    naming = SAID + seat * MOVES
+                    home = homes[seat]
                     continue
                 # -- the end of the turn: the bridges passed first, the end of the game
                 fresh = 0
@@ -736,6 +824,11 @@ class RollWriteCore:
                 worn, wearing = wearing, 0
                 turn += 1
                 at = 0
+                rolled = False
+                seat = turn % players
+                base = seat * 6
+                naming = SAID + seat * MOVES
+                home = homes[seat]
                 if passed == 8 or exhausted == players:
                     over = True
                     roll = pool = None
@@ -913,5 +1006,5 @@ def replay(record: GameRecord, turns: int | None = None, variant: RollWriteVaria
 
 
 __all__ = ["MAX_TURNS", "MOVES", "RollWriteCore", "Rule", "Sheet", "decode", "encode",
-           "heuristic_move", "layout_of", "parse_roll", "pieces", "replay", "roll_dice", "roll_text",
+           "heuristic_move", "layout_of", "parse_roll", "pieces", "replay", "roll_dice", "roll_text", "said",
            "sheet_for"]

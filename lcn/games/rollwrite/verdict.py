@@ -4,18 +4,22 @@ Nearly every record a validator sees in bulk breaks no rule. For those, validati
 model of turns, choices and steps and no explanation; it needs the words read as moves and
 the moves played by the rules. The rules are :class:`~lcn.games.rollwrite.core.RollWriteCore`'s
 :meth:`~lcn.games.rollwrite.core.RollWriteCore.play`, the loop a search steps with, so this
-module holds no rule of its own: it reads the words (``7. ROG037 Ada:R3+>G Bo:- bridge:R``:
-the move number, the roll, each choice with the seat it names, the annotations) and gives
-up, for the full engine to explain, at the first word it does not take or the first move the
-core refuses. What it takes is what the engine reads without a word to say: rolls, choices
-and annotations in any letter case, dice in any order, a seat by its token or as ``P2``,
-bridges and exhausted players in any order, turns on one line or several, a ``Sheet`` tag
-whole, partial or absent; move numbers must be the usual ``N.`` before each turn.
+module holds no rule of its own: it reads each word (``7. ROG037 Ada:R3+>G Bo:- bridge:R``:
+the move number, the roll, each choice with the name it is written under, the annotations)
+into the core's items, each word by itself, and the core judges where each stands (the
+numbers, the turns, the seats in their order, the annotations against what the rules did).
+It gives up, for the full engine to explain, at a word it does not take or when the core
+refuses an item. What it takes is what the engine reads without a word to say: rolls,
+choices and annotations in any letter case, dice in any order, a seat by its token or as
+``P2``, bridges and exhausted players in any order, turns on one line or several, a
+``Sheet`` tag whole, partial or absent; move numbers must be the usual ``N.`` before each
+turn. A word as the writer writes it is read in one look-up of a table of every such word
+(the names met are numbered once for all games).
 """
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import chain, product, repeat
 from typing import TYPE_CHECKING
 
 from ...variants.base import ExpressResult
@@ -24,15 +28,20 @@ from .core import (
     BODIES,
     BRIDGES,
     CLOSE,
+    COLOUR_THROWS,
     END,
     MOVES,
+    NAMED,
     NEXT,
+    NUMBER,
+    NUMBER_THROWS,
     ROLL,
-    SEAT,
     WORN,
     RollWriteCore,
     Sheet,
     pieces,
+    roll_text,
+    said,
     sheet_for,
 )
 
@@ -52,6 +61,9 @@ for _head, _move in _CHOICES.items():
                 _BODIES[_head + _tail] = (_move, _next)
     else:
         _BODIES[_head] = (_move,)
+#: The words of one box as the writer writes them (no acceleration): a seat's words are
+#: these after its name and `:` (``_name``).
+_ONE_BOX = [body for body, moves in _BODIES.items() if len(moves) == 1]
 #: The colour dice of a roll, in any order, upper or lower case → ``ROLL`` and the code of
 #: the throw (``core.encode``), to which the number dice's code is added.
 _ROLL_COLOURS = {a + b + c: ROLL + (COLOURS.index(a) * 36 + COLOURS.index(b) * 6 + COLOURS.index(c)) * 1000
@@ -59,16 +71,22 @@ _ROLL_COLOURS = {a + b + c: ROLL + (COLOURS.index(a) * 36 + COLOURS.index(b) * 6
 _ROLL_COLOURS.update({text.lower(): code for text, code in _ROLL_COLOURS.items()})
 #: The number dice, in any order.
 _ROLL_NUMBERS = {f"{value:03}": value for value in range(1000)}
-#: The move number that starts each turn, as the writer writes it (LCN-MOVE-NUMBER), for
-#: games of any length the reader takes.
-_NUMBERS = [f"{n}." for n in range(1, 4002)]
-#: The `bridge:` word as the writer writes it (columns in the order of ``COLUMNS``) → its
-#: ``BRIDGES`` item.
-_BRIDGE_WORDS = {"bridge:" + ",".join(c for index, c in enumerate(COLUMNS) if passed >> index & 1):
-                 BRIDGES + passed for passed in range(1, 1 << len(COLUMNS))}
+#: The words that mean the same in every game, as the writer writes them, each as its
+#: items: the move numbers (games of any length the reader takes), the rolls with their
+#: dice in order, the `bridge:` words with their columns in order, `end`.
+_COMMON: dict[str, tuple[int, ...]] = {f"{n}.": (NUMBER + n,) for n in range(1, 4002)}
+_COMMON.update({word: (_ROLL_COLOURS[word[:3]] + _ROLL_NUMBERS[word[3:]],)
+                for word in map(roll_text, product(set(COLOUR_THROWS), set(NUMBER_THROWS)))})
+_COMMON.update({"bridge:" + ",".join(c for index, c in enumerate(COLUMNS) if passed >> index & 1):
+                (BRIDGES + passed,) for passed in range(1, 1 << len(COLUMNS))})
+_COMMON["end"] = (END,)
+#: The end of a record's choices, as the core takes it.
+_CLOSING = (CLOSE,)
 #: Each column's bit in a ``BRIDGES`` item, by its letter in either case.
 _COLUMN_BITS = {letter: 1 << index for index, column in enumerate(COLUMNS)
                 for letter in (column, column.lower())}
+#: The words that name no seat: the turn's keywords.
+_KEYWORDS = frozenset({"bridge", "exhausted", "end"})
 #: The tags naming the seats, in seat order, one more than the most players.
 _PLAYER_TAGS = [f"Player{seat}" for seat in range(1, 7)]
 #: What a plain name (ASCII letters) may not be, in lower case, to be its own token in the
@@ -79,6 +97,16 @@ _NOT_TOKENS = frozenset({"p", "bridge", "exhausted", "end"})
 #: copied for each record.
 _SHEETS: dict[str, Sheet | None] = {}
 _STARTS: dict[tuple[int, Sheet], RollWriteCore] = {}
+#: Every word read in one look-up, as its items: ``_COMMON`` and the words of one box under
+#: each name met (``Ada:R3``, ``P2:-``), the names numbered once for all games
+#: (``_name``), and their numbers by the name in lower case.
+_WORDS: dict[str, tuple[int, ...]] = {}
+_NAMES: dict[str, int] = {}
+_FOLDED: dict[str, list[int]] = {}
+#: The most names remembered: past them, all are forgotten (some 40 kilobytes each);
+#: and the most words, past which the words of accelerations are no longer remembered.
+_MOST_NAMES = 128
+_MOST_WORDS = 128 * 1000
 _NO_LAYOUT = sheet_for(None)
 
 
@@ -125,26 +153,94 @@ def _sheet(text: str) -> Sheet | None:
     return _SHEETS[text]
 
 
+def _name(spelling: str) -> int:
+    """The number of a name as written (``Ada``, ``P2``), its words of one box added to
+    ``_WORDS`` when it is first met."""
+    found = _NAMES.get(spelling)
+    if found is None:
+        found = _NAMES[spelling] = len(_NAMES)
+        _FOLDED.setdefault(spelling.casefold(), []).append(found)
+        base = NAMED + found * MOVES
+        _WORDS.update({f"{spelling}:{body}": (base + _BODIES[body][0],) for body in _ONE_BOX})
+    return found
+
+
+def _forget() -> None:
+    """Every name forgotten but the seats' own forms (``P1``-``P5``, numbered 0-4)."""
+    _NAMES.clear()
+    _FOLDED.clear()
+    _WORDS.clear()
+    _WORDS.update(_COMMON)
+    for seat in range(5):
+        _name(f"P{seat + 1}")
+
+
+_forget()
+
+
+def _other(word: str, seats: dict[str, int]) -> tuple[int, ...] | None:
+    """The items of a word not spelt as the writer spells it, or None for one the engine
+    would say something about: a roll with its dice in another order or case; a choice with
+    its seat or its text in another case, or an acceleration; an annotation in another case
+    or order."""
+    colours = _ROLL_COLOURS.get(word[:3])
+    dice = _ROLL_NUMBERS.get(word[3:])
+    if colours is not None and dice is not None:
+        return (colours + dice,)
+    who, colon, body = word.partition(":")
+    keyword = who.lower()
+    if keyword not in _KEYWORDS:
+        seat = _named(who, seats) if colon else None
+        if seat is None:
+            return None  # not a word of a turn (LCN-RW-TURN)
+        moves = _BODIES.get(body) or _read_body(body)
+        if moves is None:
+            return None  # not a choice the engine reads
+        name = _NAMES.get(who)
+        if name is None:
+            return (said(seat, moves[0]), *moves[1:])
+        # An acceleration under a name as written: the same items in every game.
+        items = (NAMED + name * MOVES + moves[0], *moves[1:])
+        if len(_WORDS) < _MOST_WORDS:
+            _WORDS[word] = items
+        return items
+    if keyword == "bridge" and colon:
+        passed = 0
+        for column in body.split(","):
+            bit = _COLUMN_BITS.get(column, 0)
+            if not bit or passed & bit:
+                return None  # not a column, or one twice (LCN-RW-TURN)
+            passed |= bit
+        return (BRIDGES + passed,)
+    if keyword == "exhausted" and colon:
+        worn = 0
+        for part in body.split(","):
+            named = _named(part, seats)
+            if named is None or worn >> named & 1:
+                return None  # an unknown player, or one twice (LCN-RW-PLAYER)
+            worn |= 1 << named
+        return (WORN + worn,)
+    return (END,) if keyword == "end" and not colon else None
+
+
 def _seats(tokens: list[str]) -> dict[str, int]:
-    """Each spelling of a seat the engine reads as it → the seat's ``SEAT`` item: its token as
-    written and in lower case (any other case is folded when met), and ``P2``, ``p2`` unless a
-    token reads so."""
-    folded = {token.casefold(): SEAT + seat for seat, token in enumerate(tokens)}
+    """Each spelling of a seat the engine reads as it → the seat: its token as written and in
+    lower case (any other case is folded when met), and ``P2``, ``p2`` unless a token reads
+    so."""
+    folded = {token.casefold(): seat for seat, token in enumerate(tokens)}
     seats: dict[str, int] = {}
     for seat in range(len(tokens)):
         if f"p{seat + 1}" not in folded:
-            seats[f"P{seat + 1}"] = seats[f"p{seat + 1}"] = SEAT + seat
+            seats[f"P{seat + 1}"] = seats[f"p{seat + 1}"] = seat
     seats.update(folded)
-    seats.update({token: SEAT + seat for seat, token in enumerate(tokens)})
+    seats.update({token: seat for seat, token in enumerate(tokens)})
     return seats
 
 
 def _named(part: str, seats: dict[str, int]) -> int | None:
     """The seat a player's spelling names, or None."""
     seat = seats.get(part)
-    if seat is None:
-        seat = seats.get(part.casefold())
-    return None if seat is None else seat - SEAT
+    return seats.get(part.casefold()) if seat is None else seat
 
 
 def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
@@ -173,89 +269,34 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         return None  # a Sheet tag the engine cannot read (RW-SETUP-LAYOUT)
     start = _STARTS.get((players, sheet))
     if start is None:
+        if len(_STARTS) >= 64:
+            _STARTS.clear()
         start = _STARTS[(players, sheet)] = RollWriteCore(players, sheet)
+    if len(_NAMES) + players > _MOST_NAMES:
+        _forget()  # before this game's names are numbered
+    for token in tokens:
+        _name(token)
     seats = _seats(tokens)
+    # Each number of a name this game's seats are written under, as the engine reads them:
+    # the seat's form (``P2``) unless a token reads so, then each token in any case met.
+    # Each seat's token first, the name it is written under most.
+    written_as = {_NAMES[token]: seat for seat, token in enumerate(tokens)}
+    for seat in range(players):
+        if seats.get(f"P{seat + 1}") == seat:
+            written_as.setdefault(seat, seat)
+    for seat, token in enumerate(tokens):
+        written_as.update(dict.fromkeys(_FOLDED[token.casefold()], seat))
 
-    stream: list[int] = []
-    append, extend = stream.append, stream.extend
-    seat_of, body_of = seats.get, _BODIES.get
-    roll_colours, roll_numbers = _ROLL_COLOURS.get, _ROLL_NUMBERS.get
-    numbers = _NUMBERS
-    count = len(words)
-    turn = at = 0
-    while at < count:
-        if turn >= len(numbers) - 1 or words[at] != numbers[turn]:
-            return None  # not the usual move number of the turn (LCN-MOVE-NUMBER)
-        turn += 1
-        roll = words[at + 1] if at + 1 < count else ""
-        colours = roll_colours(roll[:3])
-        dice = roll_numbers(roll[3:])
-        if colours is None or dice is None:
-            return None  # not a roll (RW-SETUP-DICE), or no choice
-        append(colours + dice)
-        at += 2
-        following = numbers[turn]
-        chosen = phase = 0
-        while at < count:
-            word = words[at]
-            if word == following:
-                break
-            at += 1
-            who, colon, body = word.partition(":")
-            seat = seat_of(who)
-            if seat is not None and colon and not phase:
-                moves = body_of(body) or _read_body(body)
-                if moves is None:
-                    return None  # not a choice the engine reads
-                append(seat)
-                extend(moves)
-                chosen += 1
-                continue
-            # Any other word: an annotation, or a choice naming its seat in another case.
-            keyword = who.lower()
-            before = phase
-            if colon and keyword == "bridge" and phase < 1:
-                item = _BRIDGE_WORDS.get(word)
-                if item is None:
-                    passed = 0
-                    for column in body.split(","):
-                        bit = _COLUMN_BITS.get(column, 0)
-                        if not bit or passed & bit:
-                            return None  # not a column, or one twice (LCN-RW-TURN)
-                        passed |= bit
-                    item = BRIDGES + passed
-                phase = 1
-            elif colon and keyword == "exhausted" and phase < 2:
-                worn = 0
-                for part in body.split(","):
-                    named = _named(part, seats)
-                    if named is None or worn >> named & 1:
-                        return None  # an unknown player, or one twice (LCN-RW-PLAYER)
-                    worn |= 1 << named
-                item = WORN + worn
-                phase = 2
-            elif not colon and keyword == "end" and phase < 3:
-                item = END
-                phase = 3
-            else:
-                named = _named(who, seats) if colon and not phase else None
-                if named is None:
-                    return None  # not a word of a turn, or out of its place (LCN-RW-TURN)
-                moves = body_of(body) or _read_body(body)
-                if moves is None:
-                    return None  # not a choice the engine reads, its seat in another case
-                append(SEAT + named)
-                extend(moves)
-                chosen += 1
-                continue
-            if not before:
-                append(CLOSE)  # the choices end before the first annotation
-            append(item)
-        if not chosen:
-            return None  # a turn without choices (LCN-RW-TURN)
-        if not phase:
-            append(CLOSE)
+    # The words as the core's items, word by word (where a word stands, its seat's turn, the
+    # move numbers, the order of the annotations, is the core's to judge): a word as the
+    # writer writes it is found in one look-up, any other read by ``_other``.
+    items = list(map(_WORDS.get, words))
+    if not all(items):  # a word not found (None; every word's items are some)
+        items = [item or _other(word, seats) for item, word in zip(items, words, strict=True)]
+        if not all(items):
+            return None  # a word the engine would say something about
+    items.append(_CLOSING)
     core = start.copy()
-    if core.play(stream):
+    if core.play(chain.from_iterable(items), numbered=True, names=written_as):  # type: ignore[arg-type]
         return None  # a rule broken: the engine says which, where and why
-    return ExpressResult(names, list(core.score()), core.over, turn)
+    return ExpressResult(names, list(core.score()), core.over, core.turn)

@@ -602,7 +602,6 @@ class RollWriteCore:
         homes = [-MOVES] * players
         for name, seat_named in reversed(named.items()):
             homes[seat_named] = NAMED + name * MOVES
-        naming = SAID + seat * MOVES  # the choices of the seat to write, as a record names them
         home = homes[seat]
         code = 0
         try:
@@ -622,7 +621,7 @@ class RollWriteCore:
                             break
                     elif move < CLOSE:
                         # A choice with the seat it names (RW-TURN-ORDER): played below.
-                        move -= naming
+                        move -= SAID + seat * MOVES
                         if not 0 <= move < MOVES or roll is None or over:
                             code = Rule.TURN_ORDER
                             break
@@ -797,7 +796,7 @@ class RollWriteCore:
                             if shaded + 1 == BRIDGE_BOX:
                                 crossed[ART_COLUMN] |= 1 << seat
                                 crossing = True
-                    if kind != 3 and not at:
+                    if not at and kind != 3:
                         # The roller's dice leave the others two of each (RW-TURN-OTHERS-DICE).
                         pool = (left[colours][colour], left[numbers][die])
                     if pending:
@@ -806,7 +805,6 @@ class RollWriteCore:
                 if at < players:
                     seat = seat + 1 if seat + 1 < players else 0
                     base = seat * 6
-                    naming = SAID + seat * MOVES
                     home = homes[seat]
                     continue
                 # -- the end of the turn: the bridges passed first, the end of the game
@@ -827,7 +825,6 @@ class RollWriteCore:
                 rolled = False
                 seat = turn % players
                 base = seat * 6
-                naming = SAID + seat * MOVES
                 home = homes[seat]
                 if passed == 8 or exhausted == players:
                     over = True

@@ -85,9 +85,12 @@ class Tables:
         "move_source",
         "moves",
         "names",
+        "origin",
         "rank_of",
         "ranks",
         "sources",
+        "took",
+        "unknown",
         "value_of",
         "word_ids",
         "words",
@@ -101,6 +104,14 @@ class Tables:
         self.colours = len(config.colours)
         self.ranks = 1 + len(values)
         self.kinds = self.colours * self.ranks
+        #: In a hand's counts, after the cards: the number of cards the hand holds that the
+        #: record has not shown (:attr:`unknown`, also what such a card of the draw pile is),
+        #: the number of the hand's draws from discard piles (:attr:`took`), and where its
+        #: unknown cards came from (:attr:`origin`: 0 none, ``BLIND_START`` the hand was not
+        #: given, ``BLIND_PILE`` it was, but the draw pile is not).
+        self.unknown = self.kinds
+        self.took = self.kinds + 1
+        self.origin = self.kinds + 2
         self.sources = self.colours + 1
         #: Each card's word (``Rw``, ``R5``), by card.
         self.names = [colour + ("w" if rank == 0 else str(values[rank - 1]))
@@ -123,26 +134,34 @@ class Tables:
             for move in range(self.moves)]
         self.word_ids = {word: move for move, word in enumerate(self.words)}
         #: What a turn needs of each move, in one look-up: its card, where it is discarded,
-        #: the draw source, the expedition's cell, the card's rank and value.
-        #: Per player, so that the expedition's cell (``player * C + colour``) is one of them;
-        #: ``discard`` is 0, or 1 + the colour of the discard pile the card goes to.
+        #: the draw source, the expedition's cell, the card's rank and what placing it adds
+        #: to the expedition's account (:data:`EXPEDITION`). Per player, so that the cell
+        #: (``player * C + colour``) is one of them; ``discard`` is 0, or 1 + the colour of
+        #: the discard pile the card goes to.
         self.facts = [[(card, self.move_discard[move] * (1 + self.colour_of[card]), self.move_source[move],
                         player * self.colours + self.colour_of[card], self.rank_of[card],
-                        self.value_of[card])
+                        self.value_of[card] * EXPEDITION_VALUE
+                        + (1 if self.rank_of[card] else 1 + EXPEDITION_WAGER))
                        for move, card in enumerate(self.move_card)] for player in range(2)]
 
-    def counts(self, cards: Iterable[int]) -> list[int]:
-        """A hand as the core holds it: the copies of each card, then (at :data:`SPENT` and
-        :data:`UNKNOWN`) the account of the cards the record has not shown.
+    def counts(self, cards: Iterable[int], origin: int = 0) -> list[int]:
+        """A hand as the core holds it (cards as integers, :data:`UNKNOWN` for one the record
+        has not shown): the copies of each card, then the account of what the record has not
+        shown (:attr:`unknown`, :attr:`took`, :attr:`origin`).
 
-        Revealing such a card adds to one count and receiving one to the other, so that a
-        turn changes one place of the hand for the card it plays and one for the card it
-        draws, whatever is known; and whether the hand ever held an unknown card (which tells
-        one too many, C-HAND-COUNT, from a card never dealt, C-HAND-CARD) is read, not kept.
+        Playing or drawing an unknown card changes its count as any card's, so that a turn
+        changes one place of the hand for the card it plays and one for the card it draws,
+        whatever is known. Whether the hand ever held an unknown card (which tells one too
+        many, C-HAND-COUNT, from a card never dealt, C-HAND-CARD) is read when a move is
+        refused, from the origin and the draws the hand made, not kept turn by turn. The
+        counts follow the cards at indices of their own rather than at -1 and -2: CPython's
+        quick path for list indexing takes indices from 0 up only.
         """
-        hand = [0] * (self.kinds + 2)
+        hand = [0] * (self.kinds + 3)
+        unknown = self.unknown
         for card in cards:
-            hand[card] += 1
+            hand[unknown if card < 0 else card] += 1
+        hand[self.origin] = BLIND_START if hand[unknown] else origin
         return hand
 
     def encode(self, card: int, discard: bool, source: int) -> int:
@@ -173,12 +192,18 @@ class Tables:
 
 
 _TABLES: dict[ClassicConfig, Tables] = {}
-#: A card the record has not shown, in a hand or in the draw pile; in a hand's counts, the
-#: index of the number of such cards the hand ever received.
+#: A card the record has not shown, where cards are given or listed (a hand, the draw pile);
+#: a position holds it as its card set's :attr:`Tables.unknown`.
 UNKNOWN = -1
-#: The index, in a hand's counts, of minus the number of them it revealed since: the hand
-#: holds ``hand[UNKNOWN] + hand[SPENT]`` cards the record has not shown.
-SPENT = -2
+#: A hand's origin (:meth:`Tables.counts`): the record did not give the hand, or gave it but
+#: not the draw pile (its draws from the draw pile are then unknown cards).
+BLIND_START = 1
+BLIND_PILE = 2
+#: An expedition's account is one integer: ``total * EXPEDITION_VALUE + wagers *
+#: EXPEDITION_WAGER + cards`` (an expedition holds at most 12 cards and 3 wagers), so that
+#: placing a card adds one number to it.
+EXPEDITION_WAGER = 64
+EXPEDITION_VALUE = 4096
 
 
 def tables_for(config: ClassicConfig = CLASSIC_5) -> Tables:
@@ -193,19 +218,19 @@ class ClassicCore:
     """A position with everything known: both hands, the draw pile's order, the table.
 
     A hand is held as counts (:meth:`Tables.counts`): the copies of each card, and the
-    unknown places last, so that every test and change of a hand is one index.
+    account of unknown cards last, so that every test and change of a hand is one index.
 
     Expeditions keep what scoring and placing need, per player and colour at index
-    ``player * C + colour``: the top rank (0 while only wagers or nothing), the number of
-    cards, of wagers, and the sum of values. The draw pile is a list whose end is its top.
+    ``player * C + colour``: the top rank (``top``: 0 while only wagers or nothing) and one
+    account of the sum of values, the wagers and the cards (``exp``, :data:`EXPEDITION_VALUE`;
+    ``total``, ``wagers`` and ``count`` read it). The draw pile is a list whose end is its top.
 
-    Hands and the draw pile may hold :data:`UNKNOWN` (a record without its whole deal);
+    Hands and the draw pile may hold unknown cards (a record without its whole deal);
     ``left[card]`` is then the number of the card's copies no place holds yet. With
     everything known it stays 0, as do a hand's counts of unknown cards, and costs nothing.
     """
 
-    __slots__ = ("count", "hands", "left", "pile", "piles", "player", "tables", "top",
-                 "total", "turn", "wagers")
+    __slots__ = ("exp", "hands", "left", "pile", "piles", "player", "tables", "top", "turn")
 
     def __init__(self, tables: Tables, hands: Sequence[Sequence[int]], pile: Sequence[int],
                  left: Sequence[int] | None = None) -> None:
@@ -216,14 +241,13 @@ class ClassicCore:
         """
         cells = 2 * tables.colours
         self.tables = tables
-        self.hands = [tables.counts(hands[0]), tables.counts(hands[1])]
+        self.pile = [tables.unknown if card < 0 else card for card in pile]
+        origin = BLIND_PILE if tables.unknown in self.pile else 0
+        self.hands = [tables.counts(hands[0], origin), tables.counts(hands[1], origin)]
         self.left = list(left) if left is not None else [0] * tables.kinds
         self.top = [0] * cells
-        self.count = [0] * cells
-        self.wagers = [0] * cells
-        self.total = [0] * cells
+        self.exp = [0] * cells
         self.piles: list[list[int]] = [[] for _ in range(tables.colours)]
-        self.pile = list(pile)
         self.player = 0
         self.turn = 0
 
@@ -276,8 +300,24 @@ class ClassicCore:
     def hand(self, player: int) -> list[int]:
         """The cards of a player's hand, sorted, each :data:`UNKNOWN` place first."""
         counts = self.hands[player]
-        return [UNKNOWN] * (counts[UNKNOWN] + counts[SPENT]) \
-            + [card for card, copies in enumerate(counts[:SPENT]) for _ in range(copies)]
+        unknown = self.tables.unknown
+        return [UNKNOWN] * counts[unknown] \
+            + [card for card, copies in enumerate(counts[:unknown]) for _ in range(copies)]
+
+    @property
+    def count(self) -> list[int]:
+        """The cards of each expedition."""
+        return [account % EXPEDITION_WAGER for account in self.exp]
+
+    @property
+    def wagers(self) -> list[int]:
+        """The wagers of each expedition."""
+        return [account % EXPEDITION_VALUE // EXPEDITION_WAGER for account in self.exp]
+
+    @property
+    def total(self) -> list[int]:
+        """The sum of the values of each expedition's number cards."""
+        return [account // EXPEDITION_VALUE for account in self.exp]
 
     def copy(self) -> ClassicCore:
         """An independent copy: lists of small integers, copied by slicing."""
@@ -286,19 +326,19 @@ class ClassicCore:
         other.hands = [self.hands[0][:], self.hands[1][:]]
         other.left = self.left[:]
         other.top = self.top[:]
-        other.count = self.count[:]
-        other.wagers = self.wagers[:]
-        other.total = self.total[:]
-        other.piles = [pile[:] for pile in self.piles]
+        other.exp = self.exp[:]
+        other.piles = list(map(list.copy, self.piles))
         other.pile = self.pile[:]
         other.player = self.player
         other.turn = self.turn
         return other
 
     def key(self) -> tuple[object, ...]:
-        """Everything the position is, as a hashable value (hands as sorted multisets)."""
-        return (tuple(self.hands[0]), tuple(self.hands[1]), tuple(self.top),
-                tuple(self.count), tuple(self.wagers), tuple(self.total),
+        """Everything the position is, as a hashable value (hands as multisets)."""
+        # A hand's draws from discard piles are history, not position: they only tell the
+        # rule a refused card breaks where the record did not give the draw pile.
+        took = self.tables.took
+        return (tuple(self.hands[0][:took]), tuple(self.hands[1][:took]), tuple(self.top), tuple(self.exp),
                 tuple(tuple(pile) for pile in self.piles), tuple(self.pile), self.player,
                 self.turn, tuple(self.left))
 
@@ -349,7 +389,7 @@ class ClassicCore:
             extend([move + source for source in drawable if source != own])
         return moves
 
-    def play(self, moves: Sequence[int]) -> int:
+    def play(self, moves: Iterable[int]) -> int:
         """Play ``moves`` in turn: 0 when all were played, else the :class:`Rule` the first
         refused one breaks, with the state as it was after the move before it.
 
@@ -358,88 +398,112 @@ class ClassicCore:
         record's moves in one call (the loop's names are looked up once, not once a turn).
         The checks come in the engine's order (the card must be in the hand, then placed
         by the rules, then the draw must be possible), so the code is the engine's first
-        diagnostic for the same turn; nothing of a refused move is done.
+        diagnostic for the same turn; nothing of a refused move is done. An exception
+        raised by ``moves`` itself (an iterator that reads words) goes through, leaving the
+        position to be thrown away.
         """
         tables = self.tables
         player, turn = self.player, self.turn
         facts, other_facts = tables.facts[player], tables.facts[player ^ 1]
         pile, piles, left = self.pile, self.piles, self.left
         hand, other = self.hands[player], self.hands[player ^ 1]
-        top, total, count, wagers = self.top, self.total, self.count, self.wagers
+        top, exp = self.top, self.exp
         code = 0
+        unknown, took = tables.unknown, tables.took
         card = held = -1
         played = 0  # the moves played: after the loop, the seat to move follows from it
-        for played, move in enumerate(moves):  # noqa: B007 (read after the loop)
-            if not pile:
-                code = Rule.END_LAST_DRAW
-                card = -1
-                break
-            card, discard, source, cell, rank, value = facts[move]
-            if hand[card]:
-                held = card
-            elif left[card] and hand[-1] + hand[-2]:  # UNKNOWN and SPENT, read as constants
-                # A card the record had not shown fills an unknown place (its copy is put
-                # back below if the move is refused).
-                held = -2  # SPENT
-                left[card] -= 1
-            else:
-                if not left[card]:
-                    # Every copy is somewhere else; a number card may still be in the draw
-                    # pile, by the deal.
-                    code = Rule.HAND_CARD if rank and card in pile else Rule.CARD_UNIQUE
+        if not pile:
+            return Rule.END_LAST_DRAW if any(True for _ in moves) else 0
+        try:
+            for move in moves:
+                card, discard, source, cell, rank, placed = facts[move]
+                if hand[card]:
+                    held = card
+                elif left[card] and hand[unknown]:
+                    # A card the record had not shown fills an unknown place (its copy is
+                    # put back below if the move is refused).
+                    held = unknown
+                    left[card] -= 1
                 else:
-                    code = Rule.HAND_COUNT if hand[UNKNOWN] else Rule.HAND_CARD
-                card = -1
-                break
-            if discard:
-                if source:
-                    if source == discard:  # the pile of the card's colour: ``discard`` is 1 + colour
-                        code = Rule.DRAW_NOT_JUST_DISCARDED
-                        break
-                    taken = piles[source - 1]
-                    if not taken:
-                        code = Rule.DRAW_PILE
-                        break
-                    hand[held] -= 1
-                    hand[taken.pop()] += 1
-                else:
-                    hand[held] -= 1
-                    hand[pile.pop()] += 1
-                piles[discard - 1].append(card)
-            else:
-                if rank:
-                    if rank <= top[cell]:
-                        code = Rule.PLACE_ASCENDING
-                        break
-                elif top[cell]:
-                    code = Rule.PLACE_WAGER_FIRST
+                    if not pile:
+                        code = Rule.END_LAST_DRAW
+                    elif not left[card]:
+                        # Every copy is somewhere else; a number card may still be in the
+                        # draw pile, by the deal.
+                        code = Rule.HAND_CARD if rank and card in pile else Rule.CARD_UNIQUE
+                    else:
+                        code = self._no_unknown_place(hand, turn + played)
+                    card = -1
                     break
-                if source:
-                    taken = piles[source - 1]
-                    if not taken:
-                        code = Rule.DRAW_PILE
+                # A move after the last card of the draw pile was drawn is refused where it
+                # draws: the draw pile's pop fails (below), a discard pile's is checked.
+                if discard:
+                    if source:
+                        if not pile:
+                            code = Rule.END_LAST_DRAW
+                            break
+                        if source == discard:  # the pile of the card's colour: ``discard`` is 1 + colour
+                            code = Rule.DRAW_NOT_JUST_DISCARDED
+                            break
+                        taken = piles[source - 1]
+                        if not taken:
+                            code = Rule.DRAW_PILE
+                            break
+                        hand[taken.pop()] += 1
+                        hand[took] += 1
+                    else:
+                        hand[pile.pop()] += 1
+                    hand[held] -= 1
+                    piles[discard - 1].append(card)
+                else:
+                    if rank:
+                        if rank <= top[cell]:
+                            code = Rule.PLACE_ASCENDING if pile else Rule.END_LAST_DRAW
+                            break
+                    elif top[cell]:
+                        code = Rule.PLACE_WAGER_FIRST if pile else Rule.END_LAST_DRAW
                         break
+                    if source:
+                        if not pile:
+                            code = Rule.END_LAST_DRAW
+                            break
+                        taken = piles[source - 1]
+                        if not taken:
+                            code = Rule.DRAW_PILE
+                            break
+                        hand[taken.pop()] += 1
+                        hand[took] += 1
+                    else:
+                        hand[pile.pop()] += 1
                     hand[held] -= 1
-                    hand[taken.pop()] += 1
-                else:
-                    hand[held] -= 1
-                    hand[pile.pop()] += 1
-                if rank:
-                    top[cell] = rank
-                    total[cell] += value
-                else:
-                    wagers[cell] += 1
-                count[cell] += 1
-            facts, other_facts = other_facts, facts
-            hand, other = other, hand
-        else:
-            card = -1
-            if moves:
-                played += 1  # the last move was played too
-        if card >= 0 and held < 0:
+                    if rank:
+                        top[cell] = rank
+                    exp[cell] += placed
+                facts, other_facts = other_facts, facts
+                hand, other = other, hand
+                played += 1
+            else:
+                card = -1
+        except IndexError:
+            code = Rule.END_LAST_DRAW  # the draw pile's pop, after its last card was drawn
+        if card >= 0 and held == unknown:
             left[card] += 1  # the refused move's card goes back to the unknown places
         self.player, self.turn = player ^ (played & 1), turn + played
         return code
+
+    def _no_unknown_place(self, hand: list[int], turn: int) -> Rule:
+        """The rule broken by a card no copy of which is placed yet, played from a hand with
+        no unknown place left: a card never dealt to a hand the record gave whole, or one
+        unknown card more than the hand received (the engine's C-HAND-CARD and C-HAND-COUNT).
+        """
+        origin = hand[self.tables.origin]
+        if origin == BLIND_START:
+            return Rule.HAND_COUNT
+        # Given whole, the hand received unknown cards only from the draw pile: the seat to
+        # move has had turn // 2 turns, and those that did not take a discard pile drew there.
+        if origin == BLIND_PILE and turn // 2 > hand[self.tables.took]:
+            return Rule.HAND_COUNT
+        return Rule.HAND_CARD
 
     def step(self, move: int) -> int:
         """Play ``move``: 0 when done, else the :class:`Rule` broken and the state unchanged."""
@@ -455,12 +519,13 @@ class ClassicCore:
         config = self.tables.config
         cost, length, bonus = config.cost, config.bonus_length, config.bonus
         colours = self.tables.colours
+        exp = self.exp
         points = [0, 0]
-        for cell in range(2 * colours):
-            cards = self.count[cell]
-            if cards:
-                points[cell // colours] += ((self.total[cell] - cost) * (1 + self.wagers[cell])
-                                            + (bonus if cards >= length else 0))
+        for cell in compress(range(2 * colours), exp):  # the started expeditions
+            account = exp[cell]
+            total, wagers = divmod(account, EXPEDITION_VALUE)
+            wagers, cards = divmod(wagers, EXPEDITION_WAGER)
+            points[cell >= colours] += (total - cost) * (1 + wagers) + (bonus if cards >= length else 0)
         return points[0], points[1]
 
     def random_move(self, rng: random.Random) -> int:
@@ -527,7 +592,7 @@ class ClassicCore:
         colours, sources = tables.colours, tables.sources
         player = self.player
         base, theirs = player * colours, (player ^ 1) * colours
-        top, count = self.top, self.count
+        top, count = self.top, self.exp  # an expedition is started when its account is not 0
         colour_of, rank_of = tables.colour_of, tables.rank_of
         opening = 2 if len(self.pile) > 12 else 6
         place, place_gap = -1, 99

@@ -22,7 +22,7 @@ from ...diagnostics import Severity
 from ...model import GameRecord
 from ...variants.classic import ClassicConfig, ClassicState, ClassicVariant
 from ...variants.classic_play import strip_deal
-from .core import ClassicCore, Tables, tables_for
+from .core import EXPEDITION_VALUE, EXPEDITION_WAGER, ClassicCore, Tables, tables_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,8 @@ class InfoSet:
     unseen: tuple[int, ...]
     #: The card set's tables (``tables_for(config)``), kept to deal without a look-up.
     tables: Tables = field(compare=False, repr=False)
+    #: The expeditions' accounts as the core holds them, made once for every deal.
+    exp: tuple[int, ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.unseen) != self.hidden + self.pile_size:
@@ -64,6 +66,9 @@ class InfoSet:
                              f"in the other hand and {self.pile_size} in the draw pile")
         if self.tables.config != self.config:
             raise ValueError("the tables are not those of the card set")
+        object.__setattr__(self, "exp", tuple(
+            total * EXPEDITION_VALUE + wagers * EXPEDITION_WAGER + count
+            for total, wagers, count in zip(self.total, self.wagers, self.count, strict=True)))
 
     @property
     def other(self) -> int:
@@ -82,9 +87,7 @@ class InfoSet:
         state.hands = [counts(self.hand), counts(other)] if self.seat == 0 \
             else [counts(other), counts(self.hand)]
         state.top = list(self.top)
-        state.count = list(self.count)
-        state.wagers = list(self.wagers)
-        state.total = list(self.total)
+        state.exp = list(self.exp)
         state.piles = [list(pile) for pile in self.piles]
         state.pile = cards
         state.left = [0] * self.tables.kinds  # every card has its place in a dealt state

@@ -14,6 +14,7 @@ refuses. The words are read first and the moves played in one call of
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ...model import SUFFIX_GLYPHS
@@ -154,11 +155,13 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *
     if stripped:
         # The writer's form: every word a turn of the table, read in one pass.
         try:
-            turns = list(map(moves.__getitem__, words))
+            # Every word looked up in one call (one word is not a tuple of one).
+            turns = itemgetter(*words)(moves) if len(words) > 1 else [moves[word] for word in words]
+            refused = core.play(turns)
         except KeyError:
-            pass
+            pass  # a word of another form (the position is not played yet): read word by word
         else:
-            if core.play(turns):
+            if refused:
                 return None  # a rule broken: the engine says which, where and why
             return _result(core, player1, player2)
     spellings = table.spellings

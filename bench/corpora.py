@@ -184,10 +184,81 @@ def rollwrite_corpus(games: int, seed: int = 1) -> str:
     return "\n".join(out)
 
 
+def rivals_format(text: str, seed: int) -> str:
+    """A Rivals record as other programs and people write it: the same game.
+
+    The piles in their ``Pile`` tags all, some or none; calls by the players' names or in
+    the seat form (``P2-``, ``P13``), now and then a turn in lower case or with ``N...`` for
+    its move number; several turns on one line; and a fifth of the games cut short between
+    two turns, ended with ``*``. Every spelling is one the spec allows, so a legal game stays
+    legal.
+    """
+    from lcn.variants.rivals import player_tokens
+
+    rng = random.Random(seed)
+    head, _, movetext = text.strip("\n").partition("\n\n")
+    tags = head.split("\n")
+    names = [line.split('"')[1] for line in tags if line.startswith("[Player")]
+    tokens = player_tokens(names)
+    turns: list[str] = []
+    words = movetext.split()
+    termination = words.pop()
+    for word in words:  # a turn from its move number on
+        if word[:-1].isdigit() and word[-1] == ".":
+            turns.append("")
+        else:
+            turns[-1] = f"{turns[-1]} {word}".lstrip()
+    piles = rng.random()
+    if piles < 0.3:
+        tags = [tag for tag in tags if not tag.startswith("[Pile")]
+    elif piles < 0.6:
+        tags = [tag for tag in tags if not tag.startswith("[Pile") or rng.random() < 0.5]
+    seat_form = rng.random() < 0.3
+    if rng.random() < 0.2:
+        turns = turns[:rng.randrange(len(turns) + 1)]
+        termination = "*"
+        tags = [tag for tag in tags if not tag.startswith("[Result ")]
+    written = []
+    for turn in turns:
+        words = turn.split()
+        for index, word in enumerate(words):
+            if word[-1] == "-" or (word[-1].isdigit() and ":" not in word):
+                who = word.rstrip("-0123456789")
+                if who in tokens and (seat_form or rng.random() < 0.05):
+                    words[index] = f"P{tokens.index(who) + 1}{word[len(who):]}"
+        turn = " ".join(words)
+        written.append(turn.lower() if rng.random() < 0.05 else turn)
+    out: list[str] = []
+    per_line = rng.choice((1, 1, 2, 3, 4))
+    for start in range(0, len(written), per_line):
+        out.append(" ".join(f"{start + k + 1}{'...' if rng.random() < 0.05 else '.'} {turn}"
+                            for k, turn in enumerate(written[start:start + per_line])))
+    return "\n".join(tags) + "\n\n" + "\n".join([*out, termination]) + "\n"
+
+
+def rivals_corpus(games: int, seed: int = 1) -> str:
+    """``games`` random Rivals games of 2-4 players, written in the ways that ``rivals_format``
+    lists, a quarter of them without the notes of what the rules decide (``>box``, the
+    share-outs) and one in ten with players whose names are written in the seat form."""
+    from lcn.variants.rivals_play import random_game
+
+    rng = random.Random(seed)
+    out = []
+    for index in range(games):
+        players = rng.choice([2, 3, 4])
+        names = [f"Player {seat + 1}" for seat in range(players)] if rng.random() < 0.1 else None
+        record = random_game(seed * 1_000_003 + index, players=players, names=names,
+                             annotate=rng.random() < 0.75)
+        out.append(rivals_format(lcn.write_game(record), seed * 7_919 + index))
+    return "\n".join(out)
+
+
 def variant_corpus(name: str, games: int, seed: int = 1) -> str | None:
     """LCN text of random games of another variant, when its engine and player exist."""
     if name == "rollwrite":
         return rollwrite_corpus(games, seed)
+    if name == "rivals":
+        return rivals_corpus(games, seed)
     module_name = {"rivals": "lcn.variants.rivals_play", "rollwrite": "lcn.variants.rollwrite_play"}[name]
     try:
         module = __import__(module_name, fromlist=["random_game"])

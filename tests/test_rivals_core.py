@@ -45,8 +45,11 @@ from lcn.games.rivals.core import (
     PLACE,
     PLACING,
     START,
+    TO_BOX,
+    UNKNOWN,
     UP,
     WON,
+    PartialCore,
 )
 from lcn.model import GameRecord, Tags, Turn
 from lcn.moves import _continuations, extend
@@ -206,7 +209,9 @@ def test_illegal_words_break_todays_rules() -> None:
                 if code == 0:
                     if move not in listed:
                         unlisted += 1
-                        assert core.phase == PLACING and MORE <= move < BOX, word
+                        # A winner's placements in another order, or an uncover with the
+                        # note that the card goes to the box: taken, not offered.
+                        assert (core.phase == PLACING and MORE <= move < BOX) or move >= TO_BOX, word
                     text = _with(partial, word, _finish(trial))
                     assert _engine_rule(variant, state, text) is None, (seed, text)
                     continue
@@ -365,8 +370,9 @@ def test_words_and_moves() -> None:
     assert tables.word(MORE + NAMES.index("B10")) == ",B10"
     assert tables.word(BOX + NAMES.index("Y2")) == "box:Y2"
     assert turn_words("Ada1 Bo- place:R4,R4,r7 box:Gw up:Y7>box share:3 rest:1") == [
-        "Ada1", "Bo-", "place:R4", ",R4", ",r7", "box:Gw", "up:Y7"]
-    for word in ("share:3", "up:Y7>box", "Ada40", "Q5", "up:R11"):
+        "Ada1", "Bo-", "place:R4", ",R4", ",r7", "box:Gw", "up:Y7>box"]
+    assert tables.move("up:Y7>box") == tables.move("UP:y7>BOX") == TO_BOX + NAMES.index("Y7")
+    for word in ("share:3", "Ada40", "Q5", "up:R11"):
         with pytest.raises(ValueError):
             tables.move(word)
     with pytest.raises(ValueError, match="players"):
@@ -534,3 +540,80 @@ def test_each_unseen_card_lies_anywhere_as_often_as_its_copies_say() -> None:
         return cards[:len(cards) // 2] + half
 
     assert min(_place_p_values(half_shuffled, infoset, rng)) < 1e-6
+
+
+# -- records that leave piles unknown ---------------------------------------------------------
+
+def test_a_deal_with_unknown_piles_takes_the_cards_written() -> None:
+    """A pile given as its size is followed as full validation follows a record without its
+    Pile tag: any card of which a copy is unseen, each copy once; the piles given are
+    followed card by card, and their cards are not among the unseen."""
+    record = _game(2)
+    tags = record.tags
+    piles = [tags[f"Pile{index + 1}"].split() for index in range(4)]
+    players = sum(1 for name in tags if name.startswith("Player"))
+    names = [tags[f"Player{seat + 1}"] for seat in range(players)]
+    wagers = [tags[f"Wagers{seat + 1}"].split() for seat in range(players)]
+    full = RivalsCore.deal(names, wagers, piles)
+    assert type(full) is RivalsCore
+    partial = RivalsCore.deal(names, wagers, [piles[0], 20, piles[2], 20])
+    assert isinstance(partial, PartialCore) and partial.deck.count(UNKNOWN) == 40
+    assert sum(partial.free) == 40
+    moves = [full.move(word) for turn in record.turns for word in turn_words(turn.text)]
+    assert partial.play(moves) == 0 and full.play(moves) == 0
+    assert partial.score() == full.score() == tuple(RivalsVariant().score(_replayed(record)).totals)
+    assert partial.is_over() and not any(partial.free)
+    # One copy of R10: a second is refused where the piles are unknown (V-SETUP-CARDS); a
+    # card other than the top of a pile given is not its top (V-UNCOVER-TOP).
+    unknown = RivalsCore.deal(names, wagers, [20, 20, 20, 20])
+    ten = NAMES.index("R10")
+    assert unknown.step(UP + ten) == 0 and unknown.check(UP + ten) == Rule.SETUP_CARDS
+    given = RivalsCore.deal(names, wagers, [piles[0], 20, 20, 20])
+    other = next(card for card in range(len(NAMES)) if NAMES[card] != piles[0][0])
+    assert given.check(UP + other) == Rule.UNCOVER_TOP
+    assert given.step(UP + NAMES.index(piles[0][0])) == 0
+
+
+def _replayed(record: GameRecord) -> RivalsState:
+    variant = RivalsVariant()
+    state, _ = variant.setup(record)
+    for turn in record.turns:
+        variant.apply(state, variant.parse_move(state, turn.text))
+    return state
+
+
+@pytest.mark.parametrize(("wagers", "piles", "why"), [
+    ([["Rw", "Rw"], ["Gw", "Yw"]], None, "two wager cards of different colours"),
+    ([["Rw", "R5"], ["Gw", "Yw"]], None, "two wager cards of different colours"),
+    ([["Rw"], ["Gw", "Yw"]], None, "two wager cards of different colours"),
+    ([["Rw", "Bw"], ["Rw", "Yw"], ["Rw", "Gw"]], None, "starting wager cards of each colour"),
+    ([["Rw", "Bw"], ["Gw", "Yw"]], [20, 20, 20, 21], "80 cards"),
+    ([["Rw", "Bw"], ["Gw", "Yw"]], [0, 20, 20, 40], "at least one card"),
+    ([["Rw", "Bw"], ["Gw", "Yw"]], [["R10", "R10"], 20, 20, 38], "80 cards"),
+    ([["Rw", "Bw"], ["Gw", "Yw"]], [["r10"], 20, 20, 39], "not a card"),
+])
+def test_a_deal_the_rules_refuse_raises(wagers: list[list[str]], piles: list[Any] | None,
+                                        why: str) -> None:
+    names = ["Ada", "Bo", "Cy"][:len(wagers)]
+    with pytest.raises(ValueError, match=why):
+        RivalsCore.deal(names, wagers, piles or [20, 20, 20, 20])
+
+
+def test_play_is_the_steps_one_after_the_other() -> None:
+    """``play`` on a game's words leaves the state ``step`` leaves word by word, and stops
+    at the first refused word with the state as it was after the word before it."""
+    record = _game(5)
+    start = RivalsCore.from_record(record)
+    moves = [start.move(word) for turn in record.turns for word in turn_words(turn.text)]
+    stepped = start.copy()
+    for move in moves:
+        assert stepped.step(move) == 0
+    played = start.copy()
+    assert played.play(moves) == 0 and played.key() == stepped.key()
+    cut = next(index for index in range(len(moves) // 2, len(moves)) if moves[index] < PLACE)
+    half = start.copy()
+    assert half.play(moves[:cut]) == 0
+    wrong = next(card for card in range(len(NAMES)) if UP + card != moves[cut])
+    broken = start.copy()
+    assert broken.play([*moves[:cut], UP + wrong, *moves[cut + 1:]]) == Rule.UNCOVER_TOP
+    assert broken.key() == half.key()

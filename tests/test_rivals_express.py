@@ -1,13 +1,15 @@
 """The express check of Rivals gives the same answers as full validation.
 
-``lcn.validate`` keeps plain Rivals movetext unread and lets ``rivals_express`` decide the
-game from its words; whenever it is not sure, the game is validated in full by the engine
-of ``rivals.py``. These tests run both ways over the samples, seeded random games (with and
-without the piles, with and without the written share-outs) and many single corruptions of
-each, and compare everything a caller can see. They check that the express check does decide
-the games it is meant for (a check that always gave up would fail), and that each of its
-rule checks is needed: the express check with any one of them taken out disagrees with the
-engine somewhere on the same corpus.
+``lcn.validate`` keeps plain Rivals movetext unread and lets the quick verdict
+(``lcn.games.rivals.verdict``) decide the game from its words, played on the core of
+``lcn.games.rivals.core``; whenever it is not sure, the game is validated in full by the
+engine of ``rivals.py``. These tests run both ways over the samples, seeded random games
+(with and without the piles, with and without the written share-outs), the same games as
+other programs and people write them (``bench.corpora.rivals_format``) and many single
+corruptions of each, and compare everything a caller can see. They check that the express
+check does decide the games it is meant for (a check that always gave up would fail), and
+that each rule check it stands on is needed: the core's play or the verdict's reading with
+any one of them taken out disagrees with the engine somewhere on the same corpus.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ from pathlib import Path
 import pytest
 
 import lcn
+from bench.corpora import rivals_corpus
+from lcn.games.rivals import core as rivals_core
+from lcn.games.rivals import verdict
+from lcn.games.rivals.core import AMOUNT_OF, BID, BOX, MORE, NAMES, PLACE, SEAT_OF, TO_BOX, UP
 from lcn.validate import ExpressReport, ValidationRun
-from lcn.variants import rivals_express
 from lcn.variants.rivals import (
     TOTAL_GOLD,
     RivalsVariant,
-    card_value,
-    footprints,
     format_move,
     parse_move,
     player_tokens,
@@ -313,13 +316,37 @@ def _uneven(tags: list[str], lines: list[str], rng: random.Random) -> str | None
     return _text(out, lines)
 
 
+def _late_card(tags: list[str], lines: list[str], rng: random.Random) -> str | None:
+    """A card of the last pile changed (the piles then hold a copy too many of a card) in a
+    game cut short before that pile: only the deal says that something is wrong."""
+    if not all(any(t.startswith(f"[Pile{index} ") for t in tags) for index in (1, 4)):
+        return None
+    pile = next(t for t in tags if t.startswith("[Pile4 ")).split('"')[1].split()
+    first = next(t for t in tags if t.startswith("[Pile1 ")).split('"')[1].split()
+    other = next(card for card in first if card != pile[-1])
+    out = [f'[Pile4 "{" ".join([*pile[:-1], other])}"]' if t.startswith("[Pile4 ") else t
+           for t in tags if not t.startswith("[Result ")]
+    return _text(out, [*lines[:10], "*"])
+
+
+def _share_wrong(tags: list[str], lines: list[str], rng: random.Random) -> str | None:
+    """A written share-out with a coin more or less than the pile's end gives."""
+    spots = [i for i, line in enumerate(lines[:-1]) if "share:" in line]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    out = list(lines)
+    out[i] = re.sub(r"share:([0-9]+)", lambda m: f"share:{abs(int(m[1]) + rng.choice((-1, 1)))}", lines[i])
+    return _text(tags, out)
+
+
 def _after_end(tags: list[str], lines: list[str], rng: random.Random) -> str | None:
     """A turn written after the last card."""
     return _text(tags, [*lines[:-1], f"{len(lines)}. up:Y2", lines[-1]])
 
 
 TARGETED: list[Mutation] = [_calls, _calls, _calls, _place_order, _share_early, _uneven,
-                            _after_end]
+                            _after_end, _late_card, _share_wrong]
 
 MUTATIONS: list[Mutation] = [_auction, _card, _card, _bid, _word, _word, _turn, _number, _termination,
                              _truncate, _tag]
@@ -356,6 +383,17 @@ def _targeted(texts: list[str], seed: int) -> Iterator[str]:
 
 MUTANTS = list(_mutants(GAMES, 6, seed=1)) + list(_targeted(GAMES[:8], seed=2))
 
+
+def _each_game(text: str) -> list[str]:
+    return ["[Event" + game for game in text.split("[Event")[1:]]
+
+
+#: The same kind of games as other programs and people write them: the piles all, some or
+#: none, calls in the seat form, turns in lower case, several turns on a line, games cut
+#: short with `*` (``bench.corpora.rivals_format``).
+VARIED = _each_game(rivals_corpus(40, seed=3))
+VARIED_MUTANTS = list(_mutants(VARIED[:20], 3, seed=4)) + list(_targeted(VARIED[:12], seed=5))
+
 _HEAD = '[Variant "rivals"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n[Wagers1 "Rw Bw"]\n[Wagers2 "Gw Yw"]\n\n'
 #: Short games, without the piles, each legal or breaking one rule (named beside it).
 CASES = [_HEAD + movetext + "\n*\n" for movetext in (
@@ -384,9 +422,83 @@ CASES = [_HEAD + movetext + "\n*\n" for movetext in (
     "1. up:R4\n2. Bo- Ada1 Bo- place:R4 up:R5",  # V-AUCTION-OPEN, then an auction's end
 )] + [_HEAD.replace("\n\n", '\n[Player3 "Cy"]\n[Wagers3 "Ww Rw"]\n\n') + movetext + "\n*\n"
       for movetext in (
+    "1. up:R4\n2. Bo1 Ada- Cy- place:R4 up:R5",  # V-AUCTION-ORDER: Cy calls after Bo
     "1. up:R4\n2. Bo- Cy1 Ada- up:R5",  # V-AUCTION-OPEN
     "1. up:R4\n2. Bo1 Cy- Ada2 Bo- up:R5",  # legal
 )]
+
+
+def test_games_written_otherwise_are_decided_alike() -> None:
+    reports = _same("\n".join(VARIED))
+    assert len(reports) == len(VARIED)
+    assert all(isinstance(r, ExpressReport) and r.valid for r in reports)
+    assert sum(not r.over for r in reports) >= 3  # games cut short, ended with `*`
+
+
+def _shape(seed: int, players: int, change: Callable[[list[str], list[str]], tuple[list[str], str]],
+           annotate: bool = True, names: list[str] | None = None) -> str:
+    """A seeded game with its tags and its movetext changed: the new text."""
+    text = lcn.write_game(random_game(seed, players=players, annotate=annotate, names=names))
+    tags, lines = _split(text)
+    tags, movetext = change(tags, lines)
+    return "\n".join(tags) + "\n\n" + movetext + "\n"
+
+
+def _drop(*prefixes: str) -> Callable[[list[str], list[str]], tuple[list[str], str]]:
+    return lambda tags, lines: ([t for t in tags if not t.startswith(prefixes)], "\n".join(lines))
+
+
+def _one_line(tags: list[str], lines: list[str]) -> tuple[list[str], str]:
+    return tags, " ".join(lines)
+
+
+def _cut(tags: list[str], lines: list[str]) -> tuple[list[str], str]:
+    return [t for t in tags if not t.startswith("[Result ")], "\n".join([*lines[:37], "*"])
+
+
+def _seats(tags: list[str], lines: list[str]) -> tuple[list[str], str]:
+    names = [t.split('"')[1] for t in tags if re.match(r"\[Player[0-9] ", t)]
+    tokens = player_tokens(names)
+    seat = {token: f"P{index + 1}" for index, token in enumerate(tokens)}
+    return tags, "\n".join(re.sub(r"\b([A-Z][a-z]+)(?=[0-9]+\b|-)", lambda m: seat.get(m[1], m[1]), line)
+                           for line in lines)
+
+
+def _lower(tags: list[str], lines: list[str]) -> tuple[list[str], str]:
+    return tags, "\n".join(line.lower() if index % 3 == 0 else line for index, line in enumerate(lines))
+
+
+def _dots(tags: list[str], lines: list[str]) -> tuple[list[str], str]:
+    return tags, "\n".join(re.sub(r"^([0-9]+)\.", r"\1...", line) if index % 2 else line
+                           for index, line in enumerate(lines))
+
+
+def _sizes(tags: list[str], lines: list[str]) -> tuple[list[str], str]:
+    kept = [t for t in tags if not t.startswith(("[Pile1 ", "[Pile3 "))]
+    return [*kept, '[PileSizes "20 20 20 20"]'], "\n".join(lines)
+
+
+#: Each shape of record that the quick verdict decides (named beside it).
+SHAPES = [
+    _shape(1, 2, _drop("[Pile")),  # no piles, the share-outs written
+    _shape(2, 3, _drop("[Pile")),
+    _shape(3, 4, _drop("[Pile2 ", "[Pile4 ")),  # some of the piles
+    _shape(4, 2, _drop("[Pile1 ")),
+    _shape(5, 3, _drop("[Pile3 "), annotate=False),
+    _shape(6, 3, _sizes),  # PileSizes beside two of the piles
+    _shape(7, 4, _one_line),  # every turn on one line
+    _shape(8, 2, _cut),  # cut short, ended with `*`
+    _shape(9, 3, _seats),  # calls in the seat form
+    _shape(10, 2, _lower),  # turns in lower case
+    _shape(11, 4, _dots),  # `7...` for a move number
+    _shape(12, 3, _drop("[Pile"), names=["Player 1", "Player 2", "Player 3"]),  # names with digits
+]
+
+
+def test_each_shape_of_record_is_decided() -> None:
+    for index, text in enumerate(SHAPES):
+        (report,) = _same(text)
+        assert isinstance(report, ExpressReport) and report.valid, (index, text[:300])
 
 
 def test_short_games_agree() -> None:
@@ -413,45 +525,77 @@ def test_corrupted_games_agree_in_one_file() -> None:
 
 # -- each check is needed ------------------------------------------------------------------
 
-#: Each rule check of the express check, as the comment beside its ``return None`` names it.
-CHECKS = ["V-AUCTION-DISPLAY", "the opening call out of turn", "V-AUCTION-OPEN",
-          "the opening bid beyond", "V-TURN-ORDER, V-AUCTION-ORDER", "V-AUCTION-RAISE",
-          "V-AUCTION-END: someone", "V-PLACE-DISPLAY", "V-PLACE-ASCENDING",
-          "V-PLACE-WAGER-FIRST", "V-AUCTION-BOX", "no uncover", "V-UNCOVER-TOP",
-          "V-SETUP-CARDS: every copy", "V-UNCOVER-USELESS", "V-PILE-SHARE, V-PILE-REMAINDER",
-          "V-SETUP-CARDS; sizes", "an empty turn"]
+#: Each rule check the quick verdict stands on, by the module that makes it and the code
+#: that makes it: a condition of the core's ``play`` or its deal, or a ``return`` of the
+#: verdict's reading, as the comment beside it names it.
+CHECKS: list[tuple[str, str]] = [
+    ("core", "            if not display:\n                code = Rule.AUCTION_DISPLAY"),
+    ("core", "            elif seat != player:\n                code = Rule.TURN_ORDER"),
+    ("core", "            elif amount > self.gold[seat]:\n                code = Rule.AUCTION_FUNDS"),
+    ("core", "                if seat != self.expected:\n"),
+    ("core", "                elif amount <= self.high:\n                    code = Rule.AUCTION_RAISE"),
+    ("core", "                if phase == CALLS:\n                    code = Rule.AUCTION_END"),
+    ("core", "                if card not in display:\n                    code = Rule.PLACE_DISPLAY"),
+    ("core", "                    if rank < top:\n                        code = Rule.PLACE_ASCENDING"),
+    ("core", "                    if top:\n                        code = Rule.PLACE_WAGER_FIRST"),
+    ("core", "                    if phase == BOXED or card not in display:\n"),
+    ("core", "                    if top != UNKNOWN:\n                        code = Rule.UNCOVER_TOP"),
+    ("core", "                    if not self.free[card]:\n                        code = Rule.SETUP_CARDS"),
+    ("core", "                    if move >= TO_BOX:\n                        code = Rule.UNCOVER_USELESS"),
+    ("core", "        if len(known) != len(DECK) or min(free) < 0 or not unknown:\n"),
+    ("verdict", "return False  # V-PILE-SHARE: no pile ran out"),
+    ("verdict", "return False  # V-PILE-SHARE: not the coins"),
+    ("verdict", "return None  # V-PILE-SHARE: no pile ran out (or the last did), word by word"),
+    ("verdict", "return None  # no word of a turn"),
+    ("verdict", "return None  # no number, or not this turn's"),
+]
 
 
-def _without(check: str) -> Callable[..., object]:
-    """The express check with the ``return None`` of one check taken out."""
-    source = inspect.getsource(rivals_express)
-    pattern = re.compile(r"return None  # " + re.escape(check))
-    assert len(pattern.findall(source)) == 1, check
-    module = types.ModuleType("rivals_express_without")
-    module.__package__ = "lcn.variants"
-    exec(compile(pattern.sub("pass  # taken out", source), "<without>", "exec"), module.__dict__)
-    check_function: Callable[..., object] = module.express_check
-    return check_function
+def _module(name: str, source: str) -> types.ModuleType:
+    module = types.ModuleType(f"lcn.games.rivals.{name}_without")
+    module.__package__ = "lcn.games.rivals"
+    exec(compile(source, f"<{name} without a check>", "exec"), module.__dict__)
+    return module
 
 
-@pytest.mark.parametrize("check", CHECKS)
-def test_each_check_is_needed(check: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rivals_express, "express_check", _without(check))
-    corpus = [*CASES, *MUTANTS, *GAMES]
+def _without(where: str, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick verdict with one check taken out: a condition made False, or a ``return``
+    of the verdict's made a ``pass``; the module so changed put in the original's place."""
+    source = inspect.getsource(rivals_core if where == "core" else verdict)
+    assert source.count(code) == 1, code
+    if code.lstrip().startswith("return"):
+        changed = source.replace(code, "pass  # taken out" + code[code.index("  #"):])
+    else:
+        head, colon, rest = code.partition(":\n")
+        keyword = "elif " if head.lstrip().startswith("elif ") else "if "
+        indent = head[:len(head) - len(head.lstrip())]
+        changed = source.replace(code, f"{indent}{keyword}False{colon}{rest}")
+    module = _module(where, changed)
+    if where == "core":
+        monkeypatch.setattr(verdict, "RivalsCore", module.RivalsCore)
+        monkeypatch.setattr(verdict, "tables_for", module.tables_for)
+        monkeypatch.setattr(verdict, "_TABLES", {})
+    else:
+        monkeypatch.setattr(verdict, "express_check", module.express_check)
+
+
+@pytest.mark.parametrize(("where", "code"), CHECKS)
+def test_each_check_is_needed(where: str, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _without(where, code, monkeypatch)
+    corpus = [*CASES, *MUTANTS, *GAMES, *VARIED, *VARIED_MUTANTS]
     for text in corpus:
         try:
             if _differences(text):
                 return
-        except (AssertionError, IndexError, KeyError, TypeError, ValueError):
+        except (AssertionError, AttributeError, IndexError, KeyError, TypeError, ValueError):
             return  # the check's absence breaks the run outright: found too
-    pytest.fail(f"no game needs the check {check!r}")
+    pytest.fail(f"no game needs the check {code!r}")
 
 
 def test_scoring_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Three footprints on a 10 (two is right), in the table the check reads.
-    placed = {text: (card, colour, value, 3 if value == 10 else footprints)
-              for text, (card, colour, value, footprints) in rivals_express.PLACED.items()}
-    monkeypatch.setattr(rivals_express, "PLACED", placed)
+    # Three footprints on a 10 (two is right), in the table the core's play reads.
+    steps = [3 if name[1:] == "10" else steps for name, steps in zip(NAMES, rivals_core.FOOT_OF, strict=True)]
+    monkeypatch.setattr(rivals_core, "FOOT_OF", steps)
     assert _differences("\n".join(_star(text) for text in GAMES[:10]))
 
 
@@ -475,58 +619,67 @@ NAME_SETS = [["Ada", "Bo"], ["Ada", "Bo", "Cy", "Di"], ["Ada", "ada"], ["P", "Bo
 
 def test_tokens_are_the_engines() -> None:
     for names in NAME_SETS:
-        assert rivals_express._tokens(names) == player_tokens(names), names
+        if 2 <= len(names) <= 4:
+            assert verdict._words_for(tuple(names)).tables.tokens == tuple(player_tokens(names)), names
 
 
-def _bids(text: str, tokens: list[str]) -> list[tuple[int, int]]:
-    return [(bid.seat, bid.amount or 0) for bid in parse_move(text, tokens).bids]
+def _engine_calls(text: str, tokens: list[str]) -> list[tuple[int, int]]:
+    """The calls of a turn as the engine reads them: (seat, amount), -1 for a pass."""
+    return [(bid.seat, -1 if bid.amount is None else bid.amount) for bid in parse_move(text, tokens).bids]
+
+
+def _call(move: int) -> tuple[int, int]:
+    assert BID <= move < TO_BOX
+    return SEAT_OF[move], AMOUNT_OF[move]
 
 
 def test_every_call_in_the_tables_is_the_engines() -> None:
     for names in NAME_SETS:
+        if not 2 <= len(names) <= 4:
+            continue
         tokens = player_tokens(names)
-        table = rivals_express._call_table(tokens)
-        assert len(table) == 10 * len(tokens)
-        for word, call in table.items():
-            assert _bids(f"{word} up:Y2", tokens) == [call], (names, word)
+        table = verdict._words_for(tuple(names))
+        assert len(table.calls) == (TOTAL_GOLD + 3) * len(tokens)
+        folded = table.fold()
+        for word, move in [*table.calls.items(), *((w, m) for w, m in folded.items() if BID <= m < TO_BOX)]:
+            assert _engine_calls(f"{word} up:Y2", tokens) == [_call(move)], (names, word)
         for seat, token in enumerate(tokens):
-            for amount in range(10, TOTAL_GOLD + 1):
-                word = f"{token}{amount}"
-                assert word not in table
-                assert rivals_express._long_bid(word, tokens) == (seat, amount)
-                assert _bids(f"{word} up:Y2", tokens) == [(seat, amount)]
-            for other in (f"{token}0", f"{token}00", f"{token}01", f"{token}010",
-                          f"{token}{TOTAL_GOLD + 1}", f"{token}100", token,
-                          f"{token}--", f"{token.lower()}1", f"{token.upper()}-"):
-                if other not in (f"{t}{e}" for t in tokens for e in ("-", *"123456789")):
-                    assert other not in table and rivals_express._long_bid(other, tokens) is None
+            for other in (f"{token}00", f"{token}01", f"{token}010", f"{token}{TOTAL_GOLD + 2}",
+                          f"{token}100", token, f"{token}--", f"{token.lower()}1", f"{token.upper()}-",
+                          f"P{seat + 1}{TOTAL_GOLD + 2}", f"P{len(tokens) + 1}-"):
+                found = table.calls.get(other, folded.get(other.casefold()))
+                if found is not None:  # read, then as the engine reads it
+                    assert _engine_calls(f"{other} up:Y2", tokens) == [_call(found)], (names, other)
 
 
 def test_every_card_word_in_the_tables_is_the_engines() -> None:
     tokens = ["Ada", "Bo"]
-    for word, (card, colour, value, to_box, text) in rivals_express.UPS.items():
-        move = parse_move(word, tokens)
-        assert format_move(move) == word
-        assert (move.up.value, move.up_box) == (text, to_box)
-        assert (rivals_express.CARDS[text], "YBWGR"[colour], value) == (card, text[0], card_value(text))
-    assert len(rivals_express.UPS) == 2 * len(rivals_express.CARDS) == 100
-    for text, (card, colour, value, steps) in rivals_express.PLACED.items():
-        move = parse_move(f"Ada1 Bo- place:{text} up:Y2", tokens)
-        assert [item.value for item in move.place] == [text]
-        assert (card, "YBWGR"[colour], value, steps) == (
-            rivals_express.CARDS[text], text[0], card_value(text), footprints(text))
-    for word, card in rivals_express.BOXES.items():
-        move = parse_move(f"Ada1 Bo- {word} up:Y2", tokens)
-        assert move.box is not None and rivals_express.CARDS[move.box.value] == card
-    for table, what in ((rivals_express.SHARES, "share"), (rivals_express.RESTS, "rest")):
-        assert len(table) == TOTAL_GOLD + 1
-        for word, coins in table.items():
-            move = parse_move(f"up:Y2 {word}", tokens)
-            item = move.share if what == "share" else move.rest
-            assert item is not None and item.value == coins and format_move(move) == f"up:Y2 {word}"
-    for pair, (first, second) in rivals_express.WAGERS.items():
-        assert pair == f"{'YBWGR'[first]}w {'YBWGR'[second]}w" and first != second
-    assert rivals_express.NUMBERS[:3] == ["1.", "2.", "3."]
+    for word, move in [*verdict._CARD_WORDS.items(), *verdict._FOLDED_CARDS.items()]:
+        if move < PLACE or move >= TO_BOX:
+            parsed = parse_move(word, tokens)
+            card = move - TO_BOX if move >= TO_BOX else move - UP
+            assert (parsed.up.value, parsed.up_box) == (NAMES[card], move >= TO_BOX), word
+        elif move < MORE:
+            parsed = parse_move(f"Ada1 Bo- {word} up:Y2", tokens)
+            assert [item.value for item in parsed.place] == [NAMES[move - PLACE]], word
+        else:
+            assert BOX <= move < BID
+            parsed = parse_move(f"Ada1 Bo- {word} up:Y2", tokens)
+            assert parsed.box is not None and parsed.box.value == NAMES[move - BOX], word
+    assert len(verdict._CARD_WORDS) == len(verdict._FOLDED_CARDS) == 4 * len(NAMES) == 200
+    for text, move in verdict._MORE.items():
+        parsed = parse_move(f"Ada1 Bo- place:Yw,{text} up:Y2", tokens)
+        assert parsed.place[1].value == NAMES[move - MORE]
+    for word, code in verdict._CODES.items():
+        if code >= verdict._SHARE:
+            parsed = parse_move(f"up:Y2 {word}", tokens)
+            item = parsed.share if code < verdict._REST else parsed.rest
+            assert item is not None and item.value == code % 100 and format_move(parsed) == f"up:Y2 {word}"
+    assert verdict._NUMBERS[:3] == ["1.", "2.", "3."]
+    assert verdict._place_code("place:R4,r5") is None  # only as the writer writes it
+    placed = verdict._place_code("place:R4,R5,R10")
+    assert placed is not None and verdict._EXPAND[placed] == (
+        PLACE + NAMES.index("R4"), MORE + NAMES.index("R5"), MORE + NAMES.index("R10"))
 
 
 _TWO = '[Variant "rivals"]\n[Player1 "{a}"]\n[Player2 "{b}"]\n[Wagers1 "Rw Bw"]\n[Wagers2 "Gw Yw"]\n\n'

@@ -553,7 +553,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
 
     # -- setup ------------------------------------------------------------------------
     def express_check(self, record: GameRecord, words: list[str]) -> ExpressResult | None:
-        from .rivals_express import express_check
+        # The quick verdict plays the core of lcn.games.rivals, which stands on this module.
+        from ..games.rivals.verdict import express_check
 
         return express_check(record, words)
 

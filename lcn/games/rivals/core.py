@@ -19,19 +19,24 @@ Encodings:
   first card a winner places), ``MORE + card`` (``,R7``: one more card of that word),
   ``BOX + card`` (``box:R7``), ``BID + seat * AMOUNTS + amount`` (``Ada3``; amounts 0 to
   37, so that a bid of nothing or of more than all the gold can be written and refused)
-  and ``PASS + seat`` (``Ada-``). Its text needs the players' tokens: :class:`Tables`
-  holds the words of one table of players.
+  , ``PASS + seat`` (``Ada-``) and ``TO_BOX + card`` (``up:R7>box``: the uncover, with
+  the note that nobody can use the card, which goes to the box). Its text needs the
+  players' tokens: :class:`Tables` holds the words of one table of players.
 
-The written share-outs (``share:3 rest:1``) and ``>box`` after a useless uncovered card say
-what the rules decide by themselves; the core decides them and has no words for them
-(:func:`turn_words` leaves them out of a turn as written).
+The written share-outs (``share:3 rest:1``) say what the rules decide by themselves; the
+core decides them and has no words for them (:func:`turn_words` leaves them out of a turn
+as written). ``>box`` says so too, but a record that writes it can be wrong, and the rule
+that it is (V-UNCOVER-USELESS) is the core's: ``lcn.legal_moves`` offers the plain uncover.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from enum import IntEnum
+from itertools import chain
+from typing import Any
 
 from ...model import GameRecord
 from ...variants.rivals import (
@@ -59,13 +64,25 @@ COPIES = [card_set()[name] for name in NAMES]
 #: Every card of the piles, copies repeated, in card order.
 DECK = sorted(CARD_IDS[name] for name in all_cards())
 
+#: A card the record does not show: a place of a pile whose tag the record leaves out.
+UNKNOWN = -1
+#: The rulebook asks for piles of more or less equal sizes: full validation warns of piles
+#: further apart than this many cards (V-SETUP-PILES).
+PILE_SPREAD = 2
+
 #: Word kinds: the first move of each.
 UP, PLACE, MORE, BOX, BID = 0, KINDS, 2 * KINDS, 3 * KINDS, 4 * KINDS
 #: Bids of 0 to 37 coins have words: one more than all the gold of the game.
 AMOUNTS = TOTAL_GOLD + 2
 MAX_PLAYERS = 4
 PASS = BID + MAX_PLAYERS * AMOUNTS
-MOVES = PASS + MAX_PLAYERS
+TO_BOX = PASS + MAX_PLAYERS
+MOVES = TO_BOX + KINDS
+#: A call's seat and amount (-1 for a pass), by move.
+SEAT_OF = [0] * BID + [(move - BID) // AMOUNTS for move in range(BID, PASS)] \
+    + list(range(MAX_PLAYERS)) + [0] * KINDS
+AMOUNT_OF = [0] * BID + [(move - BID) % AMOUNTS for move in range(BID, PASS)] \
+    + [-1] * MAX_PLAYERS + [0] * KINDS
 
 #: Where a turn stands: at its start (uncover or open an auction), in an auction's calls,
 #: after an auction won (the winner may place, return, uncover), after a placement word
@@ -132,8 +149,11 @@ class Rule(IntEnum):
     TURN_WORD = 17
     #: ``,<number>`` after a call or alone reads as a call by an unknown player.
     TURN_PLAYER = 18
-    #: ``,<card>`` after ``box:<card>`` makes one card word of two.
+    #: ``,<card>`` after ``box:<card>`` makes one card word of two; an uncover of a card
+    #: whose every copy is seen already (where the piles are unknown, :class:`PartialCore`).
     SETUP_CARDS = 19
+    #: ``>box`` after the uncover of a card that a player can still use.
+    UNCOVER_USELESS = 20
 
     @property
     def rule_id(self) -> str:
@@ -146,31 +166,49 @@ class Rule(IntEnum):
 
 
 class Tables:
-    """The words of one table of players (their tokens), built once per table."""
+    """The words of one table of players (their tokens), built once per table.
+
+    The words are made when first asked for: a table is also made for each game that
+    validation's quick verdict replays, which needs only the seats.
+    """
 
     __slots__ = ("folded", "tokens", "word_ids", "words")
+
+    #: Each move's canonical word, by move.
+    words: list[str]
+    word_ids: dict[str, int]
+    #: Words in any letter case, and calls in the seat form (``p2-``, ``P13``).
+    folded: dict[str, int]
 
     def __init__(self, tokens: Sequence[str]) -> None:
         if not 2 <= len(tokens) <= MAX_PLAYERS:
             raise ValueError(f"Lost Cities: Rivals is for 2 to {MAX_PLAYERS} players, not {len(tokens)}")
         self.tokens = tuple(tokens)
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in ("folded", "word_ids", "words"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self._make()
+        return getattr(self, name)
+
+    def _make(self) -> None:
+        tokens = self.tokens
         words = [f"up:{name}" for name in NAMES] + [f"place:{name}" for name in NAMES] \
             + [f",{name}" for name in NAMES] + [f"box:{name}" for name in NAMES]
         for seat in range(MAX_PLAYERS):
-            token = self.tokens[seat] if seat < len(tokens) else f"P{seat + 1}"
+            token = tokens[seat] if seat < len(tokens) else f"P{seat + 1}"
             words += [f"{token}{amount}" for amount in range(AMOUNTS)]
-        words += [f"{self.tokens[seat] if seat < len(tokens) else f'P{seat + 1}'}-"
+        words += [f"{tokens[seat] if seat < len(tokens) else f'P{seat + 1}'}-"
                   for seat in range(MAX_PLAYERS)]
-        #: Each move's canonical word, by move.
-        self.words = words
+        words += [f"up:{name}>box" for name in NAMES]
         self.word_ids = {word: move for move, word in enumerate(words)}
-        #: Words in any letter case, and calls in the seat form (``p2-``, ``P13``).
         folded = {word.casefold(): move for move, word in enumerate(words)}
         for seat in range(len(tokens)):
             folded.update({f"p{seat + 1}{amount}": BID + seat * AMOUNTS + amount
                            for amount in range(AMOUNTS)})
             folded[f"p{seat + 1}-"] = PASS + seat
         self.folded = folded
+        self.words = words
 
     def word(self, move: int) -> str:
         """The move's word as ``lcn.legal_moves`` writes it (``Ada3``, ``place:R4``, ``,R7``)."""
@@ -179,8 +217,8 @@ class Tables:
     def move(self, word: str) -> int:
         """The move of a word, in any letter case (``UP:r7``), calls also in the seat form.
 
-        Raises ValueError for a word the core has no move for: a share-out, ``>box``
-        (the core decides both), a bid of more than 37 coins, anything unreadable.
+        Raises ValueError for a word the core has no move for: a share-out (the core
+        decides it), a bid of more than 37 coins, anything unreadable.
         """
         move = self.word_ids.get(word)
         if move is None:
@@ -199,13 +237,15 @@ def tables_for(tokens: Sequence[str]) -> Tables:
     key = tuple(tokens)
     tables = _TABLES.get(key)
     if tables is None:
+        if len(_TABLES) >= 4096:
+            _TABLES.clear()  # the tables of many games read: a bound on what is kept
         tables = _TABLES[key] = Tables(key)
     return tables
 
 
 def turn_words(text: str) -> list[str]:
     """The decisions of a turn as written, one word each: ``place:R4,R7`` is ``place:R4``
-    then ``,R7``; ``>box`` and ``share:``/``rest:`` are left out (the rules decide them)."""
+    then ``,R7``; ``share:``/``rest:`` are left out (the rules decide them)."""
     words: list[str] = []
     for word in text.split():
         key = word.partition(":")[0].casefold()
@@ -215,8 +255,6 @@ def turn_words(text: str) -> list[str]:
             first, *more = word.split(",")
             words.append(first)
             words += ["," + card for card in more]
-        elif key == "up" and word.casefold().endswith(">box"):
-            words.append(word[:-4])
         else:
             words.append(word)
     return words
@@ -237,6 +275,10 @@ class RivalsCore:
     __slots__ = ("active", "box", "deck", "display", "expected", "foot", "gold", "high", "last",
                  "leader", "left", "numbers", "phase", "pile", "player", "players", "sizes",
                  "supply", "tables", "tops", "turn", "wagers")
+
+    #: The unseen copies of each card, where the record leaves places of the piles unknown
+    #: (a slot of :class:`PartialCore`: the deck of any other core holds no UNKNOWN).
+    free: list[int]
 
     def __init__(self, tables: Tables, starting_wagers: Sequence[Sequence[int]],
                  piles: Sequence[Sequence[int]]) -> None:
@@ -263,7 +305,7 @@ class RivalsCore:
                 self.wagers[player * 5 + COLOUR_OF[card]] += 1
         self.display: list[int] = []
         self.box: list[int] = []
-        self.deck = [card for pile in reversed(piles) for card in reversed(pile)]
+        self.deck = list(chain.from_iterable(map(reversed, reversed(piles))))
         self.sizes = [len(pile) for pile in piles]
         self.pile = 0
         self.left = self.sizes[0]
@@ -277,20 +319,51 @@ class RivalsCore:
         self.last = -1
 
     @classmethod
-    def deal(cls, names: Sequence[str], starting_wagers: Sequence[Sequence[str]],
-             piles: Sequence[Sequence[str]]) -> RivalsCore:
+    def deal(cls, names: Sequence[str] | Tables, starting_wagers: Sequence[Sequence[str]],
+             piles: Sequence[Sequence[str] | int]) -> RivalsCore:
         """The start of a game from its deal as the tags write it (``Player1``.., ``Wagers1``..,
-        ``Pile1``.. each from the top card down).
+        ``Pile1``.. each from the top card down); the players' names or their table's words.
 
-        Raises ValueError for a card name that is not canonical, or piles that are not the
-        80 cards of the game: the core plays a deal, validation judges one.
+        A pile given as a number is one of that many cards the record does not show (no
+        ``Pile`` tag): the game is then a :class:`PartialCore`, which takes at each of those
+        places any card of which a copy is still unseen.
+
+        Raises ValueError for a card name that is not canonical, a player's starting wagers
+        that are not two wager cards of different colours (V-SETUP-START-WAGERS), more
+        starting wagers of a colour than there are (V-SETUP-START-WAGER-CARDS), or piles
+        that are not the 80 cards of the game (V-SETUP-CARDS, V-SETUP-PILES): the core
+        plays a deal, validation judges one.
         """
-        ids = CARD_IDS
-        cards = [[ids[card] for card in pile] for pile in piles]
-        if sorted(card for pile in cards for card in pile) != DECK:
+        get = CARD_IDS.__getitem__
+        try:
+            cards: list[list[int]] = [list(map(get, pile)) if not isinstance(pile, int)
+                                      else [UNKNOWN] * pile for pile in piles]
+            wagers = [list(map(get, pair)) for pair in starting_wagers]
+        except KeyError as exc:
+            raise ValueError(f"{exc.args[0]!r} is not a card as the tags write it") from None
+        dealt = [0] * len(COLOURS)
+        for pair in wagers:
+            if len(pair) != 2 or pair[0] == pair[1] or RANK_OF[pair[0]] or RANK_OF[pair[1]]:
+                raise ValueError("each player starts with two wager cards of different colours")
+            for card in pair:
+                dealt[COLOUR_OF[card]] += 1
+        if max(dealt) > START_WAGER_COPIES:
+            raise ValueError(f"there are {START_WAGER_COPIES} starting wager cards of each colour")
+        if not all(cards):
+            raise ValueError(f"Rivals is played with {PILE_COUNT} piles of at least one card each")
+        tables = names if isinstance(names, Tables) else tables_for(player_tokens(list(names)))
+        known = sorted(chain.from_iterable(cards))
+        if known == DECK:
+            return cls(tables, wagers, cards)
+        unknown = bisect_right(known, UNKNOWN)
+        free = list(COPIES)
+        for card in known[unknown:]:
+            free[card] -= 1
+        if len(known) != len(DECK) or min(free) < 0 or not unknown:
             raise ValueError("the piles are not the 80 cards of the game")
-        return cls(tables_for(player_tokens(list(names))),
-                   [[ids[card] for card in wagers] for wagers in starting_wagers], cards)
+        core = PartialCore(tables, wagers, cards)
+        core.free = free
+        return core
 
     @classmethod
     def from_record(cls, record: GameRecord | Mapping[str, str]) -> RivalsCore:
@@ -331,7 +404,7 @@ class RivalsCore:
 
     def copy(self) -> RivalsCore:
         """An independent copy: lists of small integers, copied by slicing."""
-        other = RivalsCore.__new__(RivalsCore)
+        other = self.__class__.__new__(self.__class__)
         other.tables = self.tables
         other.players = self.players
         other.gold = self.gold[:]
@@ -363,6 +436,11 @@ class RivalsCore:
                 tuple(sorted(self.box)), tuple(self.deck), tuple(self.sizes), self.pile, self.left,
                 self.player, self.turn, self.phase, self.active, self.high, self.leader,
                 self.expected, self.last)
+
+    def even(self) -> bool:
+        """Whether the piles are of the more or less equal sizes the rulebook asks for
+        (V-SETUP-PILES; full validation warns of others, and the game is played all the same)."""
+        return max(self.sizes) - min(self.sizes) <= PILE_SPREAD
 
     def is_over(self) -> bool:
         """The game ends on the uncover of the last card of the last pile (V-END-LAST-CARD)."""
@@ -448,118 +526,187 @@ class RivalsCore:
 
     def step(self, move: int) -> int:
         """Play one word: 0 when done, else the :class:`Rule` broken and the state unchanged."""
-        deck = self.deck
-        phase = self.phase
-        if not deck:
-            return self._syntax(move, START, self.players) or Rule.END_LAST_CARD
-        if move < BID:
-            kind = move // KINDS
-            card = move - kind * KINDS
-            if kind == 0:  # up:
+        return self.play((move,))
+
+    def play(self, moves: Iterable[int]) -> int:
+        """Play ``moves`` in turn: 0 when all were played, else the :class:`Rule` the first
+        refused one breaks, with the state as it was after the word before it.
+
+        This is the whole of the rules of a word, written once: :meth:`step` plays one word,
+        :meth:`check` judges one on a copy, and the quick verdict of validation plays a
+        record's words in a few calls (the loop's names are looked up once, not once a
+        word). Within a turn the checks come in the order of the engine's, so the code is
+        the rule full validation reports first; nothing of a refused word is done.
+        """
+        deck, display, tops = self.deck, self.display, self.tops
+        players = self.players
+        phase, player, left, turn = self.phase, self.player, self.left, self.turn
+        code = 0
+        for move in moves:
+            if not deck:
+                code = self._syntax(move, START, players) or Rule.END_LAST_CARD
+                break
+            if move < PLACE or move >= TO_BOX:  # up:, perhaps with >box
                 if phase == CALLS:
-                    return Rule.AUCTION_END
-                if card != deck[-1]:
-                    return Rule.UNCOVER_TOP
-                self._uncover()
-                return 0
-            if kind == 3:  # box:
+                    code = Rule.AUCTION_END
+                    break
+                card = move if move < PLACE else move - TO_BOX
+                top = deck[-1]
+                if card != top:
+                    if top != UNKNOWN:
+                        code = Rule.UNCOVER_TOP
+                        break
+                    # A place the record leaves unknown (PartialCore): the card written,
+                    # while a copy of it is unseen.
+                    if not self.free[card]:
+                        code = Rule.SETUP_CARDS
+                        break
+                # The card into the display, or the box when nobody can use it; the pile's
+                # end (the supply shared out); the next turn.
+                # Of use while a player's top of its colour is no higher (a wager: while a
+                # player has none).
+                if min(tops[card // 10::5]) <= card % 10:
+                    if move >= TO_BOX:
+                        code = Rule.UNCOVER_USELESS
+                        break
+                    display.append(card)
+                else:
+                    self.box.append(card)
+                if deck.pop() != card:
+                    self.free[card] -= 1
+                left -= 1
+                if not left and self.pile < PILE_COUNT - 1:
+                    each = self.supply // players
+                    if each:
+                        gold = self.gold
+                        for seat in range(players):
+                            gold[seat] += each
+                        self.supply -= each * players
+                    self.pile += 1
+                    left = self.sizes[self.pile]
                 if phase == START:
-                    return Rule.TURN_ACTION
-                if phase == CALLS:
-                    return Rule.AUCTION_END
-                if phase == BOXED:
-                    return Rule.AUCTION_BOX
-                display = self.display
-                if card not in display:
-                    return Rule.AUCTION_BOX
-                display.remove(card)
-                self.box.append(card)
-                self.phase = BOXED
-                return 0
-            if kind == 1:  # place:
-                if phase != WON:
+                    player = (player + 1) % players
+                else:
+                    # The auction is over: nothing of it stays, so that equal tables have
+                    # equal keys.
+                    player = (self.leader + 1) % players
+                    phase = START
+                    self.active = self.high = self.leader = self.expected = 0
+                    self.last = -1
+                turn += 1
+                continue
+            if move < BID:
+                kind = move // KINDS
+                card = move - kind * KINDS
+                if kind == 3:  # box:
                     if phase == START:
-                        return Rule.TURN_ACTION
-                    return Rule.AUCTION_END if phase == CALLS else Rule.TURN_WORD
-            elif phase != PLACING:  # ,card continues another word
-                return self._syntax(move, phase, self.players)
-            display = self.display
-            if card not in display:
-                return Rule.PLACE_DISPLAY
-            cell = self.leader * 5 + card // 10
-            rank = card % 10
-            top = self.tops[cell]
-            if rank:
-                if rank < top:
-                    return Rule.PLACE_ASCENDING
-                self.tops[cell] = rank
-                self.numbers[cell] += 1
-                self.foot[cell] += FOOT_OF[card]
+                        code = Rule.TURN_ACTION
+                        break
+                    if phase == CALLS:
+                        code = Rule.AUCTION_END
+                        break
+                    if phase == BOXED or card not in display:
+                        code = Rule.AUCTION_BOX
+                        break
+                    display.remove(card)
+                    self.box.append(card)
+                    phase = BOXED
+                    continue
+                if kind == 1:  # place:
+                    if phase != WON:
+                        code = Rule.TURN_ACTION if phase == START else \
+                            Rule.AUCTION_END if phase == CALLS else Rule.TURN_WORD
+                        break
+                elif phase != PLACING:  # ,card continues another word
+                    code = self._syntax(move, phase, players)
+                    break
+                if card not in display:
+                    code = Rule.PLACE_DISPLAY
+                    break
+                cell = self.leader * 5 + card // 10
+                rank = card % 10
+                top = tops[cell]
+                if rank:
+                    if rank < top:
+                        code = Rule.PLACE_ASCENDING
+                        break
+                    tops[cell] = rank
+                    self.numbers[cell] += 1
+                    self.foot[cell] += FOOT_OF[card]
+                else:
+                    if top:
+                        code = Rule.PLACE_WAGER_FIRST
+                        break
+                    self.wagers[cell] += 1
+                display.remove(card)
+                self.last = card
+                phase = PLACING
+                continue
+            seat = SEAT_OF[move]
+            amount = AMOUNT_OF[move]
+            if phase > WON:  # PLACING, BOXED
+                code = Rule.TURN_WORD  # a call after the winner's words
+                break
+            if seat >= players:
+                code = Rule.TURN_PLAYER
+                break
+            if phase == CALLS:
+                active = self.active
+                if seat != self.expected:
+                    code = Rule.AUCTION_PASS_OUT if not active >> seat & 1 else Rule.AUCTION_ORDER
+                    break
+                if amount < 0:
+                    active &= ~(1 << seat)
+                    leader = self.leader
+                    if active == 1 << leader:
+                        price = self.high
+                        self.gold[leader] -= price
+                        self.supply += price
+                        phase = WON
+                        self.last = -1
+                    else:
+                        self.expected = NEXT[players][active][seat]
+                    self.active = active
+                    continue
+                if amount < 1:
+                    code = Rule.AUCTION_MIN_BID
+                elif amount <= self.high:
+                    code = Rule.AUCTION_RAISE
+                elif amount > self.gold[seat]:
+                    code = Rule.AUCTION_FUNDS
+                else:
+                    self.high = amount
+                    self.leader = seat
+                    self.expected = NEXT[players][active][seat]
+                    continue
+                break
+            if phase == WON:
+                code = Rule.AUCTION_END
+                break
+            if not display:
+                code = Rule.AUCTION_DISPLAY
+            elif seat != player:
+                code = Rule.TURN_ORDER
+            elif amount < 0:
+                code = Rule.AUCTION_OPEN
+            elif amount < 1:
+                code = Rule.AUCTION_MIN_BID
+            elif amount > self.gold[seat]:
+                code = Rule.AUCTION_FUNDS
             else:
-                if top:
-                    return Rule.PLACE_WAGER_FIRST
-                self.wagers[cell] += 1
-            display.remove(card)
-            self.last = card
-            self.phase = PLACING
-            return 0
-        if move >= PASS:
-            seat = move - PASS
-            amount = -1
-        else:
-            seat, amount = divmod(move - BID, AMOUNTS)
-        if phase in (PLACING, BOXED):
-            return Rule.TURN_WORD  # a call after the winner's words
-        if seat >= self.players:
-            return Rule.TURN_PLAYER
-        if phase == START:
-            if not self.display:
-                return Rule.AUCTION_DISPLAY
-            if seat != self.player:
-                return Rule.TURN_ORDER
-            if amount < 0:
-                return Rule.AUCTION_OPEN
-            if amount < 1:
-                return Rule.AUCTION_MIN_BID
-            if amount > self.gold[seat]:
-                return Rule.AUCTION_FUNDS
-            self.phase = CALLS
-            everyone = (1 << self.players) - 1
-            self.active = everyone
-            self.high = amount
-            self.leader = seat
-            self.expected = NEXT[self.players][everyone][seat]
-            return 0
-        if phase == WON:
-            return Rule.AUCTION_END
-        active = self.active
-        if not active >> seat & 1:
-            return Rule.AUCTION_PASS_OUT
-        if seat != self.expected:
-            return Rule.AUCTION_ORDER
-        if amount < 0:
-            active &= ~(1 << seat)
-            leader = self.leader
-            if active == 1 << leader:
-                price = self.high
-                self.gold[leader] -= price
-                self.supply += price
-                self.phase = WON
-                self.last = -1
-            else:
-                self.expected = NEXT[self.players][active][seat]
-            self.active = active
-            return 0
-        if amount < 1:
-            return Rule.AUCTION_MIN_BID
-        if amount <= self.high:
-            return Rule.AUCTION_RAISE
-        if amount > self.gold[seat]:
-            return Rule.AUCTION_FUNDS
-        self.high = amount
-        self.leader = seat
-        self.expected = NEXT[self.players][active][seat]
-        return 0
+                phase = CALLS
+                everyone = (1 << players) - 1
+                self.active = everyone
+                self.high = amount
+                self.leader = seat
+                self.expected = NEXT[players][everyone][seat]
+                continue
+            break
+        self.phase = phase
+        self.player = player
+        self.left = left
+        self.turn = turn
+        return code
 
     @staticmethod
     def _syntax(move: int, phase: int, players: int) -> int:
@@ -576,47 +723,9 @@ class RivalsCore:
             return Rule.TURN_PLAYER if RANK_OF[move - MORE] else Rule.TURN_WORD
         if phase == START and (PLACE <= move < MORE or BOX <= move < BID):
             return Rule.TURN_ACTION
-        if move >= BID and (move - PASS if move >= PASS else (move - BID) // AMOUNTS) >= players:
+        if BID <= move < TO_BOX and SEAT_OF[move] >= players:
             return Rule.TURN_PLAYER
         return 0
-
-    def _uncover(self) -> None:
-        """The top card into the display (or the box when nobody can use it), the pile's end
-        (the supply shared out), and the next turn."""
-        card = self.deck.pop()
-        rank = card % 10
-        tops = self.tops
-        useful = False
-        colour = card // 10
-        for cell in range(colour, self.players * 5, 5):
-            top = tops[cell]
-            if (rank >= top) if rank else not top:
-                useful = True
-                break
-        if useful:
-            self.display.append(card)
-        else:
-            self.box.append(card)
-        self.left -= 1
-        if not self.left and self.pile < PILE_COUNT - 1:
-            players = self.players
-            each = self.supply // players
-            if each:
-                gold = self.gold
-                for seat in range(players):
-                    gold[seat] += each
-                self.supply -= each * players
-            self.pile += 1
-            self.left = self.sizes[self.pile]
-        if self.phase == START:
-            self.player = (self.player + 1) % self.players
-        else:
-            # The auction is over: nothing of it stays, so that equal tables have equal keys.
-            self.player = (self.leader + 1) % self.players
-            self.phase = START
-            self.active = self.high = self.leader = self.expected = 0
-            self.last = -1
-        self.turn += 1
 
     def score(self) -> tuple[int, ...]:
         """Each player's points: per expedition footprints × (1 + wagers), plus 8 for four
@@ -719,3 +828,29 @@ class RivalsCore:
                 raise AssertionError("the heuristic player chose an illegal word")  # pragma: no cover
             words += 1
         return words
+
+
+class PartialCore(RivalsCore):
+    """A game whose record leaves some piles' order unknown (no ``Pile`` tag for them).
+
+    Such a record names each card as it is uncovered, so the game can be followed all the
+    same, as full validation follows it: a place of an unknown pile (:data:`UNKNOWN` in the
+    deck) takes the card the uncover names when a copy of it is still unseen, and refuses
+    it (V-SETUP-CARDS) when every copy is elsewhere already; a pile that is given is
+    followed card by card. ``free`` counts the unseen copies of each card, those of the
+    given piles left out; :meth:`RivalsCore.play` reads it where the deck holds UNKNOWN.
+
+    It replays records (the quick verdict of validation); it lists no legal words while an
+    unknown card is on top, which a search deals first (``lcn.games.rivals.sampler``).
+    """
+
+    __slots__ = ("free",)
+
+    def copy(self) -> PartialCore:
+        other = RivalsCore.copy(self)
+        assert isinstance(other, PartialCore)
+        other.free = self.free[:]
+        return other
+
+    def key(self) -> tuple[object, ...]:
+        return (*RivalsCore.key(self), tuple(self.free))

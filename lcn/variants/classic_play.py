@@ -1,16 +1,18 @@
 """A seeded random player for classic Lost Cities: plausible, legal games for tests,
 samples and benchmarks.
 
-It keeps its own simple simulation (hands as lists) rather than calling the engine, so
-that a game it produces is an independent check of the validator: every game must
-validate, and its scores must agree with the breakdown.
+It plays on classic's core (``lcn.games.classic``), the one step validation's quick verdict
+and a search play too: the moves it weighs are the core's legal moves, and the position it
+weighs them in is the core's. What it keeps of its own is a player's view: the order in
+which it holds its cards, which only decides ties, so that a seed gives the same game as
+long as the rules do.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
+from ..games.classic.core import ClassicCore, tables_for
 from ..model import GameRecord, Tags, Turn
 from .classic import CLASSIC_5, CLASSIC_6, ClassicConfig, ClassicMove, card_value, format_move
 
@@ -18,46 +20,64 @@ NAMES = ["Ada", "Bo", "Clara", "Dev", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jun"
          "Milo", "Nora", "Otto", "Pia", "Quinn", "Rosa", "Sami", "Tove"]
 
 
-@dataclass
-class _Table:
-    config: ClassicConfig
-    hands: list[list[str]]
-    deck: list[str]
-    exps: list[dict[str, list[str]]]
-    piles: dict[str, list[str]]
+class _View:
+    """The core's position, read as the player weighs it: expeditions by colour letter."""
+
+    def __init__(self, core: ClassicCore) -> None:
+        self.core = core
+        tables = core.tables
+        self.legal = set(core.legal_moves())
+        self.colours = tables.config.colours
+        self.values = tables.config.values
+
+    def cell(self, player: int, colour: str) -> int:
+        return player * len(self.colours) + self.colours.index(colour)
+
+    def started(self, player: int, colour: str) -> bool:
+        return self.core.exp[self.cell(player, colour)] > 0
+
+    def top(self, player: int, colour: str) -> int:
+        """The value of the expedition's highest number card (0: none)."""
+        rank = self.core.top[self.cell(player, colour)]
+        return self.values[rank - 1] if rank else 0
+
+    def total(self, player: int, colour: str) -> int:
+        return self.core.total[self.cell(player, colour)]
+
+    def placeable(self, card: str) -> bool:
+        """Whether the player to move may place ``card`` (the core's legal moves say)."""
+        tables = self.core.tables
+        return tables.encode(tables.ids[card], False, 0) in self.legal
+
+    def fits(self, player: int, card: str) -> bool:
+        """Whether ``card`` would rise on ``player``'s started expedition of its colour: what
+        a discard pile's top card is worth taking for, and what the other player could do
+        with a card (a judgement of cards not in the hand, not a move)."""
+        if not self.started(player, card[0]):
+            return False
+        top = self.top(player, card[0])
+        return top == 0 if card[1] == "w" else card_value(card) > top
 
 
-def _top(cards: list[str]) -> int:
-    for card in reversed(cards):
-        if card[1] != "w":
-            return card_value(card)
-    return 0
-
-
-def _can_place(exp: list[str], card: str) -> bool:
-    top = _top(exp)
-    if card[1] == "w":
-        return top == 0
-    return card_value(card) > top
-
-
-def _plan(table: _Table, player: int, rng: random.Random, skill: float) -> ClassicMove:
+def _plan(view: _View, hand: list[str], rng: random.Random, skill: float) -> ClassicMove:
     """Choose a turn: sensible most of the time, random some of the time."""
-    hand = table.hands[player]
-    exps = table.exps[player]
-    theirs = table.exps[player ^ 1]
-    late = len(table.deck) < len(table.config.all_cards()) // 4
+    core = view.core
+    player = core.player
+    other = player ^ 1
+    late = len(core.pile) < core.tables.config.total_cards // 4
     best: tuple[float, str, bool] | None = None
     for card in hand:
         colour = card[0]
-        exp = exps[colour]
+        started = view.started(player, colour)
+        top = view.top(player, colour)
         same = [c for c in hand if c[0] == colour]
         numbers = [card_value(c) for c in same if c[1] != "w"]
-        potential = sum(numbers) + sum(card_value(c) for c in exp)
-        lower = sum(1 for v in numbers if card[1] != "w" and _top(exp) < v < card_value(card))
-        if _can_place(exp, card):
-            if exp:
-                gap = card_value(card) - _top(exp) - 1 if card[1] != "w" else 0
+        potential = sum(numbers) + view.total(player, colour)
+        lower = sum(1 for v in numbers if card[1] != "w" and top < v < card_value(card))
+        placeable = view.placeable(card)
+        if placeable:
+            if started:
+                gap = card_value(card) - top - 1 if card[1] != "w" else 0
                 value: float = 9 - gap - 3 * lower
             elif card[1] == "w":
                 value = (potential - 14) / 2 + 2 * len(same) - 4 - (20 if late else 0)
@@ -66,10 +86,10 @@ def _plan(table: _Table, player: int, rng: random.Random, skill: float) -> Class
             value += rng.random() * 2
             if best is None or value > best[0]:
                 best = (value, card, False)
-        dead = bool(exp) and not _can_place(exp, card)
-        useful_to_them = bool(theirs[colour]) and _can_place(theirs[colour], card)
+        dead = started and not placeable
+        useful_to_them = view.fits(other, card)
         dvalue = (6 if dead else 0) - (5 if useful_to_them else 0) - card_value(card) / 3
-        dvalue -= 3 if card[1] == "w" and not exp and not late else 0
+        dvalue -= 3 if card[1] == "w" and not started and not late else 0
         dvalue += rng.random() * 2 - 1
         if best is None or dvalue > best[0]:
             best = (dvalue, card, True)
@@ -77,21 +97,22 @@ def _plan(table: _Table, player: int, rng: random.Random, skill: float) -> Class
     _, card, discard = best
     if rng.random() > skill:
         card = rng.choice(hand)
-        discard = not _can_place(exps[card[0]], card) or rng.random() < 0.5
+        discard = not view.placeable(card) or rng.random() < 0.5
     # Draw: a useful discard-pile top, otherwise the draw pile.
     draw = "d"
     options = []
-    for colour, pile in table.piles.items():
+    names = core.tables.names
+    piles = {colour: core.piles[index] for index, colour in enumerate(view.colours)}
+    for colour, pile in piles.items():
         if not pile or (discard and colour == card[0]):
             continue
-        top = pile[-1]
-        exp = exps[colour]
-        if exp and _can_place(exp, top) and card_value(top) - _top(exp) <= 4:
+        shown = names[pile[-1]]
+        if view.fits(player, shown) and card_value(shown) - view.top(player, colour) <= 4:
             options.append(colour)
     if options and rng.random() < 0.8 * skill + 0.1:
         draw = rng.choice(options)
     elif rng.random() > skill:
-        choices = [c for c, p in table.piles.items() if p and not (discard and c == card[0])]
+        choices = [c for c, p in piles.items() if p and not (discard and c == card[0])]
         if choices and rng.random() < 0.3:
             draw = rng.choice(choices)
     return ClassicMove(discard, card, draw)
@@ -112,9 +133,10 @@ def random_game(seed: int, *, expeditions: int = 5, skill: float = 0.85,
     size = config.hand_size
     hands = [cards[:size], cards[size:2 * size]]
     deck = cards[2 * size:]
-    table = _Table(config, [list(h) for h in hands], list(deck),
-                   [{c: [] for c in config.colours} for _ in range(2)],
-                   {c: [] for c in config.colours})
+    tables = tables_for(config)
+    core = ClassicCore(tables, [[tables.ids[c] for c in hand] for hand in hands],
+                       [tables.ids[c] for c in reversed(deck)])
+    held = [list(hand) for hand in hands]  # each player's cards, in the order they hold them
     if names is None:
         first, second = rng.sample(NAMES, 2)
         names = (first, second)
@@ -129,29 +151,21 @@ def random_game(seed: int, *, expeditions: int = 5, skill: float = 0.85,
     tags["Hand2"] = " ".join(hands[1])
     tags["Deck"] = " ".join(deck)
     record = GameRecord(tags=tags)
-    player = 0
-    while table.deck:
-        move = _plan(table, player, rng, skill)
-        hand = table.hands[player]
-        hand.remove(move.card)
-        if move.discard:
-            table.piles[move.card[0]].append(move.card)
-        else:
-            table.exps[player][move.card[0]].append(move.card)
+    while not core.is_over():
+        hand = held[core.player]
+        move = _plan(_View(core), hand, rng, skill)
         if move.draw == "d":
-            drawn = table.deck.pop(0)
+            drawn = tables.names[core.pile[-1]]
             if reveal_draws:
                 move = move._replace(drawn=drawn)
         else:
-            drawn = table.piles[move.draw].pop()
+            drawn = tables.names[core.piles[config.colours.index(move.draw)][-1]]
+        refused = core.step(tables.move(format_move(move._replace(drawn=None))))
+        assert not refused, f"the player chose a move the rules refuse: {format_move(move)}"
+        hand.remove(move.card)
         hand.append(drawn)
         record.turns.append(Turn(format_move(move)))
-        player ^= 1
-    from ..validate import validate_record
-
-    report = validate_record(record)
-    assert report.score is not None
-    result = ":".join(str(t) for t in report.score.totals)
+    result = ":".join(str(total) for total in core.score())
     record.tags["Result"] = result
     record.termination = result
     return record

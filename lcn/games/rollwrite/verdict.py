@@ -106,7 +106,7 @@ _FOLDED: dict[str, list[int]] = {}
 #: The most names remembered: past them, all are forgotten (some 40 kilobytes each);
 #: and the most words, past which the words of accelerations are no longer remembered.
 _MOST_NAMES = 128
-_MOST_WORDS = 128 * 1000
+_MOST_WORDS = 64 * 1000
 _NO_LAYOUT = sheet_for(None)
 
 

@@ -247,6 +247,9 @@ NUMBER_THROWS = [tuple(sorted((a, b, c))) for a in range(10) for b in range(10) 
 THROWS = 216 * 1000
 #: The bridges crossed in a turn under way, when none is.
 _NO_CROSSING = [0] * 8
+#: No name given to :meth:`RollWriteCore.play`, and so no choice under a name expected.
+_NO_NAMES: dict[int, int] = {}
+_NO_HOMES = [-MOVES] * 5
 
 
 def decode(code: int) -> Roll:
@@ -597,11 +600,13 @@ class RollWriteCore:
         noted = 0  # the last annotation of the turn: 1 bridge:, 2 exhausted:, 3 end
         seat = (turn + at) % players
         base = seat * 6
-        named = names or {}
+        named = names or _NO_NAMES
         # The choices of each seat under its first name (the one it is written under most).
-        homes = [-MOVES] * players
-        for name, seat_named in reversed(named.items()):
-            homes[seat_named] = NAMED + name * MOVES
+        homes = _NO_HOMES
+        if named:
+            homes = [-MOVES] * players
+            for name, seat_named in reversed(named.items()):
+                homes[seat_named] = NAMED + name * MOVES
         home = homes[seat]
         code = 0
         try:

@@ -26,18 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .messages import Message, join, msg, template
+from .games.colours import COLOUR_WORDS, colour_name
+from .messages import Message, join, msg
 
 if TYPE_CHECKING:
     from .model import GameRecord
     from .reader import Source
 
-#: Colour names by letter, as templates (said in the reader's language by the catalogs).
-COLOUR_WORDS: dict[str, str] = {
-    "Y": template("yellow"), "B": template("blue"), "W": template("white"),
-    "G": template("green"), "R": template("red"), "P": template("purple"),
-    "O": template("orange"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +57,7 @@ def colour_words(letter: str) -> Message:
     >>> colour_words("R"), colour_words("P").said_in("de"), colour_words("Z")
     ('red', 'Lila', 'Z')
     """
-    wording = COLOUR_WORDS.get(letter.upper())
-    return Message(wording) if wording is not None else msg("{letter}", letter=letter)
+    return colour_name(letter)
 
 
 def card_words(card: str) -> Message:

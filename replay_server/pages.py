@@ -43,10 +43,10 @@ from werkzeug.exceptions import BadRequest, HTTPException, NotFound
 
 from lcn import Reader, write_games
 from lcn.describe import TurnStory, card_name, colour_words, describe_text
+from lcn.games import colours
 from lcn.importers import ImportError_, TooManyGames, decode, formats, get_importer, import_text
 from lcn.messages import Message
 from lcn.replay import replay_game, replay_outline, replay_positions, replay_text, summarize_text
-from lcn.variants.classic import COLOUR_NAMES as COLOUR_WORDS
 
 from .caches import ByteCache
 from .caches import cached_response as _cached_response
@@ -61,8 +61,8 @@ from .storage import StoreUnavailable, get_store
 bp = Blueprint("pages", __name__)
 
 VIEWS = ("all", "1", "2", "3", "4", "5", "none")
-COLOUR_NAMES = {"Y": "yellow", "B": "blue", "W": "white", "G": "green", "R": "red",
-                "P": "purple", "O": "orange"}
+#: The colours' letters, as a score sheet's columns are told from its other parts.
+COLOUR_NAMES = frozenset(colours.COLOUR_WORDS)
 #: Largest source shown whole next to its diagnostics; longer ones show the lines around them.
 SOURCE_LINES_SHOWN = 400
 #: Positions in one fragment fetched by replay.js: every position of a game of usual length
@@ -292,7 +292,7 @@ def _card(code: str, extra: str, mark: str, language: str) -> Markup:
 @bp.app_template_filter("colour_name")
 def colour_name(letter: str) -> str:
     """A colour's name in the page's language."""
-    return say(COLOUR_WORDS.get(letter.upper(), letter))
+    return say(colours.colour_name(letter))
 
 
 @bp.app_template_global("colour_label")

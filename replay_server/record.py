@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
+from lcn.games.colours import COLOUR_WORDS, colour_name
 from lcn.variants import find_variant
 
 from .i18n import say
@@ -71,7 +72,10 @@ def _body() -> tuple[str, int]:
 @bp.get("/record")
 def record_page() -> ResponseReturnValue:
     """The recorder: choose the game and the players, then tap each turn."""
-    response = Response(render_template("record.html", variant_players=variant_players()))
+    # The colours' names as the games say them, in the page's language.
+    words = {letter: say(colour_name(letter)) for letter in COLOUR_WORDS}
+    response = Response(render_template("record.html", variant_players=variant_players(),
+                                        colour_words=words))
     response.cache_control.no_cache = True
     response.vary.update(("Accept-Language", "Cookie"))
     return response

@@ -26,6 +26,7 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import Severity, hint
+from ..games.colours import colour_names
 from ..messages import join, layout, msg
 from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_hint
 
@@ -35,8 +36,7 @@ if TYPE_CHECKING:
 
 #: The five colours of Rivals, in the order LCN lists expeditions.
 COLOURS = "YBWGR"
-COLOUR_NAMES: dict[str, str] = {"Y": msg("yellow"), "B": msg("blue"), "W": msg("white"),
-                                "G": msg("green"), "R": msg("red")}
+COLOUR_NAMES: dict[str, str] = colour_names(COLOURS)
 VALUES = tuple(range(2, 11))
 #: Copies of each number card per colour (two of 2-5, one of 6-10) and of the wager card.
 NUMBER_COPIES: dict[int, int] = {v: 2 if v <= 5 else 1 for v in VALUES}

@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..diagnostics import hint
+from ..games.colours import colour_names
 from ..messages import Message, join, msg, template
 from ..messages import layout as set_out
 from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_hint
@@ -77,8 +78,7 @@ if TYPE_CHECKING:
 
 #: The six expeditions, left to right on the sheet.
 COLOURS = "ROYGBP"
-COLOUR_NAMES: dict[str, str] = {"R": msg("red"), "O": msg("orange"), "Y": msg("yellow"),
-                                "G": msg("green"), "B": msg("blue"), "P": msg("purple")}
+COLOUR_NAMES: dict[str, str] = colour_names(COLOURS)
 #: The eight bridges: one per expedition, the artefact column (A) and the dice column (D).
 COLUMNS = COLOURS + "AD"
 COLUMN_NAMES: dict[str, str] = {**COLOUR_NAMES, "A": msg("artefact"), "D": msg("dice")}

@@ -12,12 +12,10 @@ from typing import NamedTuple
 
 from ...messages import msg
 from ...variants.base import MoveSyntaxError
+from ..colours import colour_names
 
 #: The colours' names, as messages so that a sentence naming one is translated with it.
-COLOUR_NAMES: dict[str, str] = {
-    "Y": msg("yellow"), "B": msg("blue"), "W": msg("white"), "G": msg("green"), "R": msg("red"),
-    "P": msg("purple"), "O": msg("orange"),
-}
+COLOUR_NAMES: dict[str, str] = colour_names("YBWGRPO")
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,7 @@ def _validated_rule(record: GameRecord, index: int, word: str, config: ClassicCo
     return errors[0].rule or ""
 
 
+@pytest.mark.slow  # about 30 s: every position of 300 games against today's engine
 def test_the_core_plays_todays_games_with_todays_rules() -> None:
     """At every position of 300 games: the same legal moves, the same illegal-move rules,
     the same scores; a failed step changes nothing."""

@@ -420,6 +420,7 @@ CASES = [_HEAD + movetext + "\n*\n" for movetext in (
     "1. up:R4\n2.",  # an empty turn
     "1. up:R4\n3. up:R5",  # LCN-MOVE-NUMBER
     "1. up:R4\n2. Bo- Ada1 Bo- place:R4 up:R5",  # V-AUCTION-OPEN, then an auction's end
+    "1. up:R4 Share:0",  # V-PILE-SHARE (no pile ran out), in another letter case
 )] + [_HEAD.replace("\n\n", '\n[Player3 "Cy"]\n[Wagers3 "Ww Rw"]\n\n') + movetext + "\n*\n"
       for movetext in (
     "1. up:R4\n2. Bo1 Ada- Cy- place:R4 up:R5",  # V-AUCTION-ORDER: Cy calls after Bo
@@ -676,7 +677,10 @@ def test_every_card_word_in_the_tables_is_the_engines() -> None:
             item = parsed.share if code < verdict._REST else parsed.rest
             assert item is not None and item.value == code % 100 and format_move(parsed) == f"up:Y2 {word}"
     assert verdict._NUMBERS[:3] == ["1.", "2.", "3."]
-    assert verdict._place_code("place:R4,r5") is None  # only as the writer writes it
+    assert verdict._place_code("place:R4,r5x") is None
+    lower = verdict._place_code("PLACE:r4,r5")
+    assert lower is not None
+    assert verdict._EXPAND[lower] == (PLACE + NAMES.index("R4"), MORE + NAMES.index("R5"))
     placed = verdict._place_code("place:R4,R5,R10")
     assert placed is not None and verdict._EXPAND[placed] == (
         PLACE + NAMES.index("R4"), MORE + NAMES.index("R5"), MORE + NAMES.index("R10"))

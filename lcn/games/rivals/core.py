@@ -540,6 +540,7 @@ class RivalsCore:
         """
         deck, display, tops = self.deck, self.display, self.tops
         players = self.players
+        following = NEXT[players]
         phase, player, left, turn = self.phase, self.player, self.left, self.turn
         code = 0
         for move in moves:
@@ -665,7 +666,7 @@ class RivalsCore:
                         phase = WON
                         self.last = -1
                     else:
-                        self.expected = NEXT[players][active][seat]
+                        self.expected = following[active][seat]
                     self.active = active
                     continue
                 if amount < 1:
@@ -677,7 +678,7 @@ class RivalsCore:
                 else:
                     self.high = amount
                     self.leader = seat
-                    self.expected = NEXT[players][active][seat]
+                    self.expected = following[active][seat]
                     continue
                 break
             if phase == WON:
@@ -699,7 +700,7 @@ class RivalsCore:
                 self.active = everyone
                 self.high = amount
                 self.leader = seat
-                self.expected = NEXT[players][everyone][seat]
+                self.expected = following[everyone][seat]
                 continue
             break
         self.phase = phase

@@ -67,9 +67,16 @@ _FOLDED_CARDS = {word.casefold(): move for word, move in _CARD_WORDS.items()}
 #: ``_PLACED`` up, given when it is first read, which stands for its moves.
 _NUMBER, _SHARE, _REST, _PLACED = 1000, 2000, 2100, 3000
 #: The codes of every table's words as the writer writes them.
-_CODES = {**_CARD_WORDS, **{number: _NUMBER + turn for turn, number in enumerate(_NUMBERS)},
+_CODES = {**_CARD_WORDS, **_FOLDED_CARDS,
+          **{f"{number}{dots}": _NUMBER + turn for turn, number in enumerate(_NUMBERS)
+             for dots in ("", "..", "...")},
           **{f"share:{coins}": _SHARE + coins for coins in range(TOTAL_GOLD + 1)},
-          **{f"rest:{coins}": _REST + coins for coins in range(TOTAL_GOLD + 1)}}
+          **{f"rest:{coins}": _REST + coins for coins in range(TOTAL_GOLD + 1)},
+          # The calls in the seat form (`P2-`, `p13`: P1 bids 3), the same at every table
+          # (the core refuses a seat the table does not have).
+          **{f"{p}{seat + 1}{ending}": move for seat in range(MAX_PLAYERS) for p in "Pp"
+             for ending, move in ((f"{amount}", BID + seat * AMOUNTS + amount) for amount in range(AMOUNTS))},
+          **{f"{p}{seat + 1}-": PASS + seat for seat in range(MAX_PLAYERS) for p in "Pp"}}
 #: By code: what kind of word it is (`N` a move number, `U` an uncover, `o` any other
 #: move, `S` and `R` the share-out), and the moves it stands for.
 _KIND = bytearray(b"x" * _PLACED)
@@ -122,7 +129,8 @@ class _Words:
                 calls = _SEAT_CALLS[seat, token] = _calls(seat, token)
             self.calls.update(calls)
         #: Every word of the writer's form by its code (``_CODES`` and the calls).
-        self.codes = {**_CODES, **self.calls}
+        self.codes = {**_CODES, **self.calls,
+                      **{word.casefold(): move for word, move in self.calls.items()}}
         #: Every word in lower case, with the calls of any amount and in the seat form
         #: (``p2-``): made when a word of the game is not as the writer writes it.
         self.folded: dict[str, int] | None = None
@@ -229,26 +237,27 @@ def _share(word: str) -> tuple[str, int] | None:
 
 
 def _place_code(word: str) -> int | None:
-    """The code of a `place:` of several cards as the writer writes it (``place:R4,R7``)."""
+    """The code of a `place:` of several cards (``place:R4,R7``, in any letter case)."""
     code = _PLACES.get(word)
     if code is None:
         head, *more = word.split(",")
-        first = _CARD_WORDS.get(head)
+        first = _CODES.get(head)
+        if first is None:
+            first = _CODES.get(head.casefold())
         if first is None or not PLACE <= first < MORE or not more:
             return None
         moves = [first]
         for text in more:
-            card = NAMES_IDS.get(text)
+            card = _MORE.get(text)
             if card is None:
-                return None
-            moves.append(MORE + card)
+                card = _MORE.get(text.casefold())
+                if card is None:
+                    return None
+            moves.append(card)
         code = _PLACES[word] = len(_EXPAND)
         _EXPAND.append(tuple(moves))
         _KIND.append(ord("o"))
     return code
-
-
-NAMES_IDS = {name: card for card, name in enumerate(NAMES)}
 
 
 def _writers_form(words: list[str], table: _Words, core: RivalsCore, players: int) -> bool | None:
@@ -271,9 +280,13 @@ def _writers_form(words: list[str], table: _Words, core: RivalsCore, players: in
                 at = index(None, at)
             except ValueError:
                 break
-            code = _place_code(words[at])
+            word = words[at]
+            code = _place_code(word)
             if code is None:
-                return None
+                # A word in any other letter case (`Up:R4`, `ADA3`).
+                code = (table.folded or table.fold()).get(word.casefold())
+                if code is None:
+                    return None
             read[at] = code
     codes = cast("list[int]", read)  # every word read
     kinds = bytes(map(_KIND.__getitem__, codes))

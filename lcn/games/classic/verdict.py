@@ -117,8 +117,7 @@ def _start(record: GameRecord, words: _Words) -> ClassicCore | None:
     return words.unknown.copy()
 
 
-def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *,
-                  stripped: bool = True) -> ExpressResult | None:
+def express_check(record: GameRecord, words: list[str], config: ClassicConfig) -> ExpressResult | None:
     """Decide a classic record from its words, or return None to have it validated in full.
 
     The words are as the lexer finds them (comments left out). Turns in canonical form take
@@ -128,9 +127,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *
     or the validator would say something about (a glyph before the first turn, an unknown
     glyph, two move numbers in a row, a number that is not its turn's: LCN-GLYPH,
     LCN-MOVE-NUMBER) gives up, as does a turn not in the table or one the core refuses.
-    ``stripped`` False says not to take the writer's move numbers out first.
     """
-    given = words
     tags = record.tags.mapping
     player1, player2 = tags.get("Player1"), tags.get("Player2")
     # No tag name holds a line break: the names that start with `Player` are the two seats.
@@ -143,25 +140,19 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *
     if core is None:
         return None
     numbers, heads = table.numbers, table.heads
-    if stripped and words[:1] == ["1."] and len(words) % 3 != 1 \
-            and words[::3] == numbers[:(len(words) + 2) // 3]:
-        # Move numbers as the writer puts them, before every round: every third word, with
-        # the number of its round and one dot (LCN-MOVE-NUMBER), and a turn after each.
-        words = words.copy()
-        del words[::3]
-    else:
-        stripped = False
     moves = table.moves
-    if stripped:
-        # The writer's form: every word a turn of the table, read in one pass.
+    if words[:1] == ["1."] and len(words) % 3 != 1 and words[::3] == numbers[:(len(words) + 2) // 3]:
+        # Move numbers as the writer puts them, before every round (every third word, with the
+        # number of its round and one dot: LCN-MOVE-NUMBER), and a turn after each: the turns
+        # are looked up in one call (one word is not a tuple of one).
+        turns = words.copy()
+        del turns[::3]
         try:
-            # Every word looked up in one call (one word is not a tuple of one).
-            turns = itemgetter(*words)(moves) if len(words) > 1 else [moves[word] for word in words]
-            refused = core.play(turns)
+            moved = itemgetter(*turns)(moves) if len(turns) > 1 else [moves[turn] for turn in turns]
         except KeyError:
-            pass  # a word of another form (the position is not played yet): read word by word
+            pass  # a word of another form (nothing is played yet): all are read word by word
         else:
-            if refused:
+            if core.play(moved):
                 return None  # a rule broken: the engine says which, where and why
             return _result(core, player1, player2)
     spellings = table.spellings
@@ -178,10 +169,6 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *
             if at is not None:
                 # A word that is no turn. A move number stands before one turn, of one index
                 # (``ClassicVariant.move_number``); a glyph (-1) after a turn.
-                if stripped:
-                    # Among the writer's numbers: the words are read again with every number
-                    # where it stands.
-                    return express_check(record, given, config, stripped=False)
                 if at >= 0:
                     if at != index or numbered == index:
                         return None
@@ -191,8 +178,6 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig, *
                 continue
             if word[0] in "0123456789":
                 # A move number glued to its turn (`12.R7/d`), or with many dots.
-                if stripped:
-                    return express_check(record, given, config, stripped=False)
                 head, _, rest = word.partition(".")
                 move = moves.get(rest)
                 if move is None or heads.get(head) != index or numbered == index:

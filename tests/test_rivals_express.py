@@ -421,6 +421,8 @@ CASES = [_HEAD + movetext + "\n*\n" for movetext in (
     "1. up:R4\n3. up:R5",  # LCN-MOVE-NUMBER
     "1. up:R4\n2. Bo- Ada1 Bo- place:R4 up:R5",  # V-AUCTION-OPEN, then an auction's end
     "1. up:R4 Share:0",  # V-PILE-SHARE (no pile ran out), in another letter case
+    "1. up:R4\n2. up:R5\n3. Ada1 Bo- place:R4 ,R5 up:R6",  # LCN-RIVALS-TURN: a word `,R5`
+    "1. up:R4\n2. up:R5\n3. Ada1 Bo- place:R4,R5, up:R6",  # V-SETUP-CARDS: a comma at the end
 )] + [_HEAD.replace("\n\n", '\n[Player3 "Cy"]\n[Wagers3 "Ww Rw"]\n\n') + movetext + "\n*\n"
       for movetext in (
     "1. up:R4\n2. Bo1 Ada- Cy- place:R4 up:R5",  # V-AUCTION-ORDER: Cy calls after Bo
@@ -677,13 +679,8 @@ def test_every_card_word_in_the_tables_is_the_engines() -> None:
             item = parsed.share if code < verdict._REST else parsed.rest
             assert item is not None and item.value == code % 100 and format_move(parsed) == f"up:Y2 {word}"
     assert verdict._NUMBERS[:3] == ["1.", "2.", "3."]
-    assert verdict._place_code("place:R4,r5x") is None
-    lower = verdict._place_code("PLACE:r4,r5")
-    assert lower is not None
-    assert verdict._EXPAND[lower] == (PLACE + NAMES.index("R4"), MORE + NAMES.index("R5"))
-    placed = verdict._place_code("place:R4,R5,R10")
-    assert placed is not None and verdict._EXPAND[placed] == (
-        PLACE + NAMES.index("R4"), MORE + NAMES.index("R5"), MORE + NAMES.index("R10"))
+    for text, move in verdict._MORE.items():
+        assert verdict._CODES["," + text] == move  # read only where a `place:` word is cut
 
 
 _TWO = '[Variant "rivals"]\n[Player1 "{a}"]\n[Player2 "{b}"]\n[Wagers1 "Rw Bw"]\n[Wagers2 "Gw Yw"]\n\n'

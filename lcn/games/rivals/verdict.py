@@ -28,7 +28,7 @@ otherwise than the tags write them.
 from __future__ import annotations
 
 import re
-from itertools import chain, compress
+from itertools import compress
 from typing import TYPE_CHECKING, cast
 
 from ...variants.base import ExpressResult
@@ -63,11 +63,10 @@ _FOLDED_CARDS = {word.casefold(): move for word, move in _CARD_WORDS.items()}
 # The writer's form, read in a few passes of C (see ``_writers_form``): each word's code,
 # which is a move of the core or, above them, a word that is no move.
 #: The move number of turn ``n`` (0-based) is ``_NUMBER + n``; a written share-out is
-#: ``_SHARE`` or ``_REST`` and the coins; a `place:` of several cards has a code from
-#: ``_PLACED`` up, given when it is first read, which stands for its moves.
-_NUMBER, _SHARE, _REST, _PLACED = 1000, 2000, 2100, 3000
+#: ``_SHARE`` or ``_REST`` and the coins.
+_NUMBER, _SHARE, _REST, _CODED = 1000, 2000, 2100, 2200
 #: The codes of every table's words as the writer writes them.
-_CODES = {**_CARD_WORDS, **_FOLDED_CARDS,
+_CODES = {**_CARD_WORDS, **_FOLDED_CARDS, **{f",{text}": move for text, move in _MORE.items()},
           **{f"{number}{dots}": _NUMBER + turn for turn, number in enumerate(_NUMBERS)
              for dots in ("", "..", "...")},
           **{f"share:{coins}": _SHARE + coins for coins in range(TOTAL_GOLD + 1)},
@@ -78,17 +77,10 @@ _CODES = {**_CARD_WORDS, **_FOLDED_CARDS,
              for ending, move in ((f"{amount}", BID + seat * AMOUNTS + amount) for amount in range(AMOUNTS))},
           **{f"{p}{seat + 1}-": PASS + seat for seat in range(MAX_PLAYERS) for p in "Pp"}}
 #: By code: what kind of word it is (`N` a move number, `U` an uncover, `o` any other
-#: move, `S` and `R` the share-out), and the moves it stands for.
-_KIND = bytearray(b"x" * _PLACED)
-_EXPAND: list[tuple[int, ...]] = [()] * _PLACED
-for _code in range(MOVES):
-    _KIND[_code] = ord("U" if _code < PLACE or _code >= TO_BOX else "o")
-    _EXPAND[_code] = (_code,)
-for _code in range(len(_NUMBERS)):
-    _KIND[_NUMBER + _code] = ord("N")
-for _code in range(TOTAL_GOLD + 1):
-    _KIND[_SHARE + _code], _KIND[_REST + _code] = ord("S"), ord("R")
-_PLACES: dict[str, int] = {}
+#: move, `S` and `R` the share-out).
+_KIND = b"".join(b"U" if code < PLACE or TO_BOX <= code < MOVES else b"o" if code < MOVES
+                 else b"x" if code < _NUMBER else b"N" if code < _SHARE else b"S" if code < _REST
+                 else b"R" for code in range(_CODED))
 #: The turns of the writer's form are a move number, the turn's other words, the uncover,
 #: and the share-out where one is written: ``(No*US?R?)*``. The kinds of words that cannot
 #: stand next to each other there, found by a search of C each (a regular expression's
@@ -236,41 +228,22 @@ def _share(word: str) -> tuple[str, int] | None:
     return key, int(value)
 
 
-def _place_code(word: str) -> int | None:
-    """The code of a `place:` of several cards (``place:R4,R7``, in any letter case)."""
-    code = _PLACES.get(word)
-    if code is None:
-        head, *more = word.split(",")
-        first = _CODES.get(head)
-        if first is None:
-            first = _CODES.get(head.casefold())
-        if first is None or not PLACE <= first < MORE or not more:
-            return None
-        moves = [first]
-        for text in more:
-            card = _MORE.get(text)
-            if card is None:
-                card = _MORE.get(text.casefold())
-                if card is None:
-                    return None
-            moves.append(card)
-        code = _PLACES[word] = len(_EXPAND)
-        _EXPAND.append(tuple(moves))
-        _KIND.append(ord("o"))
-    return code
-
-
 def _writers_form(words: list[str], table: _Words, core: RivalsCore, players: int) -> bool | None:
     """Play a game written as the writer writes it: True when the core takes every word and
     the share-outs written are the core's, False when not; None, before anything is played,
     when a word is spelt otherwise (the general reader then reads the game).
 
-    Every word is read by one look-up, the turns' shape by one regular expression over the
-    words' kinds, and the moves are played in one call of the core's ``play``, or a few
-    where a share-out is written: the loops are those of C, not a Python loop a word."""
-    if len(_PLACES) >= 65536:
-        del _EXPAND[_PLACED:], _KIND[_PLACED:]  # a bound on the `place:` words kept
-        _PLACES.clear()
+    Every word is read by one look-up, the turns' shape by a few searches over the words'
+    kinds, and the moves are played in one call of the core's ``play``, or a few where a
+    share-out is written: the loops are those of C, not a Python loop a word. A `place:` of
+    several cards is cut into its words (``place:R4`` ``,R7``) by one replacement over the
+    whole text, when no word of it starts with a comma (a word that cannot stand alone).
+    """
+    text = " ".join(words)
+    if "," in text:
+        if " ," in text or text[:1] == ",":
+            return None
+        words = text.replace(",", " ,").split(" ")
     read = list(map(table.codes.get, words))
     if None in read:
         at = 0
@@ -280,13 +253,10 @@ def _writers_form(words: list[str], table: _Words, core: RivalsCore, players: in
                 at = index(None, at)
             except ValueError:
                 break
-            word = words[at]
-            code = _place_code(word)
+            # A word in any other letter case (`Up:R4`, `ADA3`).
+            code = (table.folded or table.fold()).get(words[at].casefold())
             if code is None:
-                # A word in any other letter case (`Up:R4`, `ADA3`).
-                code = (table.folded or table.fold()).get(word.casefold())
-                if code is None:
-                    return None
+                return None
             read[at] = code
     codes = cast("list[int]", read)  # every word read
     kinds = bytes(map(_KIND.__getitem__, codes))
@@ -296,17 +266,17 @@ def _writers_form(words: list[str], table: _Words, core: RivalsCore, players: in
     numbers = list(compress(codes, kinds.translate(_IS_NUMBER)))
     if numbers != list(range(_NUMBER, _NUMBER + len(numbers))):
         return None
-    play, expand = core.play, _EXPAND.__getitem__
+    play, moves = core.play, MOVES.__gt__
     start = 0
     note = _NOTE.search(kinds)
     while note is not None:
         # A share-out written after an uncover: where a pile other than the last ran out,
         # what the core shared out (V-PILE-SHARE, V-PILE-REMAINDER).
         at = note.start()
-        if play(list(chain.from_iterable(map(expand, codes[start:at - 1])))):
+        if play(list(filter(moves, codes[start:at - 1]))):
             return False
         pile, supply = core.pile, core.supply
-        if play(expand(codes[at - 1])):
+        if play((codes[at - 1],)):
             return False
         if core.pile == pile:
             return False  # V-PILE-SHARE: no pile ran out (or the last did)
@@ -321,7 +291,7 @@ def _writers_form(words: list[str], table: _Words, core: RivalsCore, players: in
             at += 1
         start = at
         note = _NOTE.search(kinds, start)
-    return not play(list(chain.from_iterable(map(expand, codes[start:]))))
+    return not play(list(filter(moves, codes[start:])))
 
 
 def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:

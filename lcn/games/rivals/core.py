@@ -59,6 +59,8 @@ NAMES = [colour + ("w" if rank == 0 else str(rank + 1)) for colour in COLOURS fo
 CARD_IDS = {name: card for card, name in enumerate(NAMES)}
 COLOUR_OF = [card // 10 for card in range(KINDS)]
 RANK_OF = [card % 10 for card in range(KINDS)]
+#: The players' expeditions of the card's colour, as a slice of a list by ``player * 5 + colour``.
+COLUMN_OF = [slice(card // 10, None, 5) for card in range(KINDS)]
 FOOT_OF = [footprints(name) for name in NAMES]
 COPIES = [card_set()[name] for name in NAMES]
 #: Every card of the piles, copies repeated, in card order.
@@ -566,7 +568,7 @@ class RivalsCore:
                 # end (the supply shared out); the next turn.
                 # Of use while a player's top of its colour is no higher (a wager: while a
                 # player has none).
-                if min(tops[card // 10::5]) <= card % 10:
+                if min(tops[COLUMN_OF[card]]) <= RANK_OF[card]:
                     if move >= TO_BOX:
                         code = Rule.UNCOVER_USELESS
                         break

@@ -90,8 +90,9 @@ _NOT_NEXT = (b"NN", b"NS", b"NR", b"oN", b"oS", b"oR", b"UU", b"Uo", b"So", b"SU
 _NOTE = re.compile(rb"[SR]")
 #: The kinds of words, translated to 1 for a move number and 0 for any other.
 _IS_NUMBER = bytes(int(byte == ord("N")) for byte in range(256))
-#: Each seat's calls by its token: the pass and the bids of 0 to 37 coins.
-_SEAT_CALLS: dict[tuple[int, str], dict[str, int]] = {}
+#: Each seat's calls by its token: the pass and the bids of 0 to 37 coins, as written and
+#: with those in lower case.
+_SEAT_CALLS: dict[tuple[int, str], tuple[dict[str, int], dict[str, int]]] = {}
 
 
 def _calls(seat: int, token: str) -> dict[str, int]:
@@ -111,18 +112,21 @@ class _Words:
     def __init__(self, names: tuple[str, ...]) -> None:
         tokens = player_tokens(list(names))
         self.tables = tables_for(tokens)
-        #: The players' calls as the writer writes them (the cards' words are every table's).
+        #: The players' calls as the writer writes them (the cards' words are every table's),
+        #: and every word of the writer's form by its code: ``_CODES`` and the calls, also
+        #: in lower case. A seat's calls are made once for all the games of its token.
         self.calls: dict[str, int] = {}
+        self.codes = dict(_CODES)
         for seat, token in enumerate(tokens):
-            calls = _SEAT_CALLS.get((seat, token))
-            if calls is None:
+            pair = _SEAT_CALLS.get((seat, token))
+            if pair is None:
                 if len(_SEAT_CALLS) >= 4096:
                     _SEAT_CALLS.clear()  # the tokens of many games read: a bound on what is kept
-                calls = _SEAT_CALLS[seat, token] = _calls(seat, token)
-            self.calls.update(calls)
-        #: Every word of the writer's form by its code (``_CODES`` and the calls).
-        self.codes = {**_CODES, **self.calls,
-                      **{word.casefold(): move for word, move in self.calls.items()}}
+                calls = _calls(seat, token)
+                pair = _SEAT_CALLS[seat, token] = (calls, {**calls, **{
+                    word.casefold(): move for word, move in calls.items()}})
+            self.calls.update(pair[0])
+            self.codes.update(pair[1])
         #: Every word in lower case, with the calls of any amount and in the seat form
         #: (``p2-``): made when a word of the game is not as the writer writes it.
         self.folded: dict[str, int] | None = None

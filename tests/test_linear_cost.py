@@ -351,9 +351,12 @@ LOOP_ALLOWED: dict[tuple[str, str], str] = {
         "a memoryview: slicing it copies nothing",
     ("lcn/parallel.py", "data = data[os.write(results, data):]"):
         "a memoryview: slicing it copies nothing",
-    ("lcn/variants/classic_play.py", "drawn = table.deck.pop(0)"):
-        "the deck of one game: at most 60 cards",
-    ("lcn/variants/rivals_express.py", "if card not in display:"):
+    ("lcn/variants/classic_play.py",
+     "drawn = tables.names[core.piles[config.colours.index(move.draw)][-1]]"):
+        "the colour letters of a card set: five or six",
+    ("lcn/games/rivals/core.py", "if card not in display:"):
+        "the display: a handful of cards, one removed for each added",
+    ("lcn/games/rivals/core.py", "if phase == BOXED or card not in display:"):
         "the display: a handful of cards, one removed for each added",
     ("lcn/variants/rollwrite.py", "if column in found:"):
         "at most the 8 columns (a column named twice is refused)",
@@ -368,8 +371,6 @@ LOOP_ALLOWED: dict[tuple[str, str], str] = {
         "at most the players (a second choice of one is refused)",
     ("lcn/variants/rollwrite.py", "and expected[index] not in seen:"):
         "at most the players",
-    ("lcn/variants/rollwrite_express.py", "tail = tail[1:]"):
-        "an acceleration's chain: at most the six columns",
     ("lcn/writer.py", "suffix = glyphs.pop(0)"):
         "once for each turn, on that turn's own copy of its glyphs",
     ("cli/io.py", 'end = data.find(b"\\n") + 1'):

@@ -6,8 +6,10 @@ round here validates corpora of its own, made from other seeds in child processe
 seeded players run the same engines, and what they leave in a process is not this one's),
 and each timing is paired with the floor's pass over the very same bytes.
 
-The corpora: Rivals and Roll & Write as the seeded players write them; classic games as
-the writer puts them (the canonical reference) and the same kind of games written and
+The corpora: Rivals and Roll & Write games of the seeded players, written as other programs
+and people write them (``corpora.rivals_format``, ``corpora.rollwrite_format``: piles or sheets
+given whole, in part or not at all, seats as names or ``P2``, several turns on a line, games
+cut short); classic games as the writer puts them (the canonical reference) and the same kind of games written and
 annotated by hand (``corpora.hand_formatted``), all without the deal. Where a goal is not
 met, the profile of one more first pass is printed below the table: it says where the time
 goes.

@@ -9,8 +9,9 @@ and each timing is paired with the floor's pass over the very same bytes.
 The corpora: Rivals and Roll & Write games of the seeded players, written as other programs
 and people write them (``corpora.rivals_format``, ``corpora.rollwrite_format``: piles or sheets
 given whole, in part or not at all, seats as names or ``P2``, several turns on a line, games
-cut short); classic games as the writer puts them (the canonical reference) and the same kind of games written and
-annotated by hand (``corpora.hand_formatted``), all without the deal. Where a goal is not
+cut short); classic games as the writer puts them (the canonical reference) and the same
+kind of games written and annotated by hand (``corpora.hand_formatted``), all without the
+deal. Where a goal is not
 met, the profile of one more first pass is printed below the table: it says where the time
 goes.
 """

@@ -93,6 +93,7 @@ _IS_NUMBER = bytes(int(byte == ord("N")) for byte in range(256))
 #: Each seat's calls by its token: the pass and the bids of 0 to 37 coins, as written and
 #: with those in lower case.
 _SEAT_CALLS: dict[tuple[int, str], tuple[dict[str, int], dict[str, int]]] = {}
+_KEPT_SEATS = 64
 
 
 def _calls(seat: int, token: str) -> dict[str, int]:
@@ -120,7 +121,7 @@ class _Words:
         for seat, token in enumerate(tokens):
             pair = _SEAT_CALLS.get((seat, token))
             if pair is None:
-                if len(_SEAT_CALLS) >= 4096:
+                if len(_SEAT_CALLS) >= _KEPT_SEATS:
                     _SEAT_CALLS.clear()  # the tokens of many games read: a bound on what is kept
                 calls = _calls(seat, token)
                 pair = _SEAT_CALLS[seat, token] = (calls, {**calls, **{
@@ -142,12 +143,16 @@ class _Words:
 
 
 _TABLES: dict[tuple[str, ...], _Words] = {}
+#: How many tables of players' words are kept: the games of one file mostly repeat a few
+#: tables (a match, a club), and each costs tens of kilobytes, so that a file of many
+#: different players holds its memory.
+_KEPT_TABLES = 8
 
 
 def _words_for(names: tuple[str, ...]) -> _Words:
     table = _TABLES.get(names)
     if table is None:
-        if len(_TABLES) >= 1024:
+        if len(_TABLES) >= _KEPT_TABLES:
             _TABLES.clear()  # the names of many games read: a bound on what is kept
         table = _TABLES[names] = _Words(names)
     return table

@@ -239,7 +239,7 @@ def tables_for(tokens: Sequence[str]) -> Tables:
     key = tuple(tokens)
     tables = _TABLES.get(key)
     if tables is None:
-        if len(_TABLES) >= 64:
+        if len(_TABLES) >= 16:
             _TABLES.clear()  # the tables of many games read: a bound on what is kept
         tables = _TABLES[key] = Tables(key)
     return tables

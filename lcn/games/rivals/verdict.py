@@ -93,7 +93,7 @@ _IS_NUMBER = bytes(int(byte == ord("N")) for byte in range(256))
 #: Each seat's calls by its token: the pass and the bids of 0 to 37 coins, as written and
 #: with those in lower case.
 _SEAT_CALLS: dict[tuple[int, str], tuple[dict[str, int], dict[str, int]]] = {}
-_KEPT_SEATS = 64
+_KEPT_SEATS = 16
 
 
 def _calls(seat: int, token: str) -> dict[str, int]:
@@ -146,7 +146,7 @@ _TABLES: dict[tuple[str, ...], _Words] = {}
 #: How many tables of players' words are kept: the games of one file mostly repeat a few
 #: tables (a match, a club), and each costs tens of kilobytes, so that a file of many
 #: different players holds its memory.
-_KEPT_TABLES = 8
+_KEPT_TABLES = 4
 
 
 def _words_for(names: tuple[str, ...]) -> _Words:

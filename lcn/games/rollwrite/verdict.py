@@ -103,9 +103,10 @@ _STARTS: dict[tuple[int, Sheet], RollWriteCore] = {}
 _WORDS: dict[str, tuple[int, ...]] = {}
 _NAMES: dict[str, int] = {}
 _FOLDED: dict[str, list[int]] = {}
-#: The most names remembered: past them, all are forgotten (some 40 kilobytes each);
+#: The most names remembered: past them, all are forgotten (some 40 kilobytes each, so
+#: that a file of many players holds its memory while a match's few names stay);
 #: and the most words, past which the words of accelerations are no longer remembered.
-_MOST_NAMES = 128
+_MOST_NAMES = 16
 _MOST_WORDS = 64 * 1000
 _NO_LAYOUT = sheet_for(None)
 

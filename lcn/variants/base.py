@@ -18,6 +18,7 @@ from ..messages import msg
 
 if TYPE_CHECKING:
     from ..describe import TurnStory
+    from ..games import MoveLister
     from ..model import GameRecord
 
 S = TypeVar("S")
@@ -207,6 +208,20 @@ class Variant(ABC, Generic[S, M]):
     #: that may follow within the turn.
     partial_codes: ClassVar[frozenset[str]] = frozenset()
 
+    def move_lister(self) -> MoveLister | None:
+        """What lists this game's legal continuations on its core (``lcn.games.MoveLister``),
+        or None to list :meth:`candidate_moves` that :meth:`apply` accepts.
+
+        ``lcn.legal_moves`` asks the lister first: a core lists a position's moves at a
+        fraction of the cost of trying every candidate on the engine, and keeps the rules
+        written once. Where the lister gives up (a record its core does not take as valid) the
+        engine lists them, or says what is wrong. A game with a core returns its lister here;
+        the default serves the built-in games (``lcn.games.built_in_lister``).
+        """
+        from ..games import built_in_lister
+
+        return built_in_lister(self)
+
     def candidate_moves(self, state: S, partial: str = "") -> Iterable[tuple[str, str]]:
         """What may be written next, as pairs (text added, a whole turn that shows it legal).
 
@@ -227,6 +242,24 @@ class Variant(ABC, Generic[S, M]):
         ``lcn.legal_moves(..., draws=True)`` keeps a name only when :meth:`apply` accepts the
         turn with it. The default names nothing (no variant but classic draws unseen)."""
         return ()
+
+    # -- judging moves (lcn.search, lcn.analysis) ----------------------------------------
+    # A game whose package has a sampler answers these three; the others keep the defaults,
+    # and lcn.best_move / lcn.analyse say that the game cannot be judged yet.
+
+    def information_set(self, record: GameRecord, seat: int, turns: int) -> Any:
+        """What ``seat`` knew after the record's first ``turns`` turns, as an
+        :class:`lcn.games.InformationSet` whose samples a search plays on. ValueError, saying
+        why, when the record does not give that seat's view (a hand it never wrote)."""
+        raise NotImplementedError
+
+    def deciding_seat(self, record: GameRecord, index: int) -> int:
+        """The seat that decided the record's turn ``index`` (0-based)."""
+        raise NotImplementedError
+
+    def search_move(self, infoset: Any, text: str) -> int:
+        """The search's move of a turn's text, as played from ``infoset``'s position."""
+        raise NotImplementedError
 
     def acting_seat(self, state: S, partial: str = "") -> int:
         """The seat of the player who writes the next text (within a turn: a bidder)."""

@@ -22,7 +22,7 @@ from ...diagnostics import Severity
 from ...model import GameRecord
 from ...variants.classic import ClassicConfig, ClassicState, ClassicVariant
 from ...variants.classic_play import strip_deal
-from .core import EXPEDITION_VALUE, EXPEDITION_WAGER, ClassicCore, Tables, tables_for
+from .core import EXPEDITION_VALUE, EXPEDITION_WAGER, ClassicCore, Rule, Tables, tables_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,3 +172,58 @@ def infoset_of_state(state: ClassicState, seat: int) -> InfoSet:
         count=tuple(count), wagers=tuple(wagers), total=tuple(total),
         piles=tuple(tuple(ids[name] for name in state.piles[colour]) for colour in colours),
         unseen=cards(state.unseen()), tables=tables)
+
+
+class Table:
+    """A game played on a full state, followed as each player sees it: the information set of
+    either seat at any moment, without a record to replay.
+
+    The core keeps expeditions as accounts and hands as counts, which is all its rules need,
+    but a player also remembers which cards went where and which card the other player took
+    from a discard pile: this keeps exactly that, move by move, so that a search can play a
+    whole game (the bench's matches) judging every turn from the mover's view.
+    """
+
+    def __init__(self, core: ClassicCore) -> None:
+        if any(core.left) or any(hand[core.tables.unknown] for hand in core.hands):
+            raise ValueError("a table needs every card of the deal known")
+        self.core = core
+        #: Cards on expeditions, and each seat's cards taken from a discard pile (not played since).
+        self.placed: list[int] = []
+        self.taken: list[list[int]] = [[], []]
+
+    def play(self, move: int) -> None:
+        """Play a legal move (ValueError, naming the rule, for one that is not)."""
+        core = self.core
+        tables = core.tables
+        player = core.player
+        card, source = tables.move_card[move], tables.move_source[move]
+        drawn = core.piles[source - 1][-1] if source and core.piles[source - 1] else None
+        code = core.step(move)
+        if code:
+            raise ValueError(f"{tables.words[move]} breaks {Rule(code).rule_id}")
+        taken = self.taken[player]
+        if card in taken:
+            taken.remove(card)
+        if not tables.move_discard[move]:
+            self.placed.append(card)
+        if drawn is not None:
+            taken.append(drawn)
+
+    def infoset(self, seat: int) -> InfoSet:
+        """What ``seat`` knows now."""
+        core = self.core
+        tables = core.tables
+        other = seat ^ 1
+        hand = tuple(core.hand(seat))
+        known = tuple(sorted(self.taken[other]))
+        held = sum(core.hands[other][:tables.kinds])
+        remaining = list(tables.copies)
+        for card in (*hand, *known, *self.placed, *(c for pile in core.piles for c in pile)):
+            remaining[card] -= 1
+        unseen = tuple(card for card in range(tables.kinds) for _ in range(remaining[card]))
+        return InfoSet(
+            config=tables.config, seat=seat, player=core.player, turn=core.turn, hand=hand,
+            known=known, hidden=held - len(known), pile_size=len(core.pile), top=tuple(core.top),
+            count=tuple(core.count), wagers=tuple(core.wagers), total=tuple(core.total),
+            piles=tuple(tuple(pile) for pile in core.piles), unseen=unseen, tables=tables)

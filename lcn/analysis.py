@@ -1,0 +1,312 @@
+"""The best move of a position and the analysis of a whole game, judged as the player knew it.
+
+:func:`best_move` and :func:`analyse` take a record, check it as ``lcn validate`` does (an
+invalid record is refused with its diagnostics, never judged), and ask the game for the
+deciding player's information set (:meth:`lcn.variants.Variant.information_set`): what that
+player had seen when deciding, nothing more — a record with the whole deal is judged as the
+player's own view of it would be. :mod:`lcn.search` then plays every candidate on the same
+sampled deals.
+
+How a loss becomes a mark. A move's *loss* is the expected final margin the best move would
+have kept, less the played move's, on the deals both met. Lost Cities is scored over a match
+of rounds whose points add up, so a point lost in a round already lost is as real as one lost
+in a close round: the loss is turned into a drop of the chance of winning *an even match*,
+``100 · tanh(loss / (4 · SCALE))`` percentage points — the win chance of a logistic model
+``1 / (1 + exp(−margin / SCALE))`` moved by the loss around an even margin — and marked as
+lichess marks moves: 5 points an inaccuracy, 10 a mistake, 15 a blunder (with SCALE 20: a
+loss of about 4, 8 and 12 points). Only the part of the loss that clears the Monte Carlo
+noise of that very decision counts: its one-sided 95 % lower bound, not its estimate, is
+turned into the drop that is compared with the thresholds, so a move is never marked for
+what a few unlucky deals made it look like.
+The accuracy of a player is the mean over their decisions of lichess's per-move accuracy
+``103.1668 · exp(−0.04354 · drop) − 3.1669`` (drop in win-% points of the estimate, clamped
+to 0-100).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .diagnostics import Diagnostic, Severity
+from .messages import msg
+from .model import GameRecord
+from .reader import read_games
+from .search import Judged, SearchResult, lower_bound, search
+from .validate import validate_record
+from .variants import Variant, find_variant
+
+#: The logistic scale (points of margin) that turns a loss into a win-chance drop.
+SCALE = 20.0
+#: Win-chance drops (percentage points) from which a move is marked, worst first.
+MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))
+#: The glyph each mark is written with in LCN and on the site.
+GLYPHS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+#: The per-decision budget of an analysis when none is given, in seconds.
+ANALYSIS_SECONDS = 0.5
+#: The most seconds (per decision) and playouts a caller may ask for.
+MAX_SECONDS = 60.0
+MAX_PLAYOUTS = 1_000_000
+
+
+class NotAnalysable(ValueError):
+    """The record is valid, but there is nothing to judge or the game cannot be searched."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A move the search judged: its word, expected final margin and chance of winning."""
+
+    lcn: str
+    value: float
+    win: float
+    samples: int
+
+    @classmethod
+    def of(cls, judged: Judged) -> Candidate:
+        return cls(judged.lcn, judged.value, judged.win, judged.samples)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"lcn": self.lcn, "value": round(self.value, 2), "win": round(100 * self.win, 1),
+                "samples": self.samples}
+
+
+@dataclass(frozen=True, slots=True)
+class BestMove:
+    """The move the search prefers for the player to move, with the runners-up.
+
+    ``lcn`` is one of the words :func:`lcn.legal_moves` offers at the position; ``value`` is
+    the expected final score margin after it (the mover's score less the best other
+    seat's), ``win`` the chance of winning with it (0-1).
+    """
+
+    lcn: str
+    value: float
+    win: float
+    player: str
+    seat: int
+    turn: int
+    runners_up: tuple[Candidate, ...]
+    samples: int
+    playouts: int
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"lcn": self.lcn, "value": round(self.value, 2), "win": round(100 * self.win, 1),
+                "player": self.player, "seat": self.seat, "turn": self.turn,
+                "runners_up": [c.to_json() for c in self.runners_up], "samples": self.samples,
+                "playouts": self.playouts, "seconds": round(self.seconds, 3)}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of a game, judged from what the deciding player knew."""
+
+    #: The 1-based turn (the numbering of diagnostics) and who decided.
+    turn: int
+    player: str
+    seat: int
+    played: str
+    best: str
+    #: Expected final margin with the best move and with the move played.
+    value_best: float
+    value_played: float
+    #: Points lost (0 when the played move is the best), and its standard error.
+    loss: float
+    loss_error: float
+    #: The chance of winning an even match lost, in percentage points, and its standard error.
+    win_drop: float
+    win_drop_error: float
+    #: ``inaccuracy``, ``mistake``, ``blunder`` or None.
+    mark: str | None
+    #: The player's accuracy on this decision (0-100).
+    accuracy: float
+    samples: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "player": self.player, "seat": self.seat, "played": self.played,
+                "best": self.best, "value_best": round(self.value_best, 2),
+                "value_played": round(self.value_played, 2), "loss": round(self.loss, 2),
+                "loss_error": round(self.loss_error, 2), "win_drop": round(self.win_drop, 1),
+                "win_drop_error": round(self.win_drop_error, 1), "mark": self.mark,
+                "glyph": GLYPHS.get(self.mark or ""), "accuracy": round(self.accuracy, 1),
+                "samples": self.samples}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Every decision of one game and each player's accuracy."""
+
+    players: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    accuracy: dict[str, float]
+    seed: int | None
+    seconds: float | None
+    playouts: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": list(self.players), "decisions": [d.to_json() for d in self.decisions],
+                "accuracy": {name: round(value, 1) for name, value in self.accuracy.items()},
+                "budget": {"seconds": self.seconds, "playouts": self.playouts, "seed": self.seed}}
+
+
+def move_accuracy(drop: float) -> float:
+    """lichess's accuracy of one move from the win-% points it lost."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * max(0.0, drop)) - 3.1669))
+
+
+def win_drop(loss: float) -> float:
+    """The win-% points an even match loses with ``loss`` points of expected margin."""
+    return 100.0 * math.tanh(max(0.0, loss) / (4.0 * SCALE))
+
+
+def mark_of(loss: float, error: float) -> str | None:
+    """The mark a loss of points earns once its Monte Carlo noise is taken off."""
+    sure = win_drop(lower_bound(loss, error))
+    for name, threshold in MARKS:
+        if sure >= threshold:
+            return name
+    return None
+
+
+def _record(record: GameRecord | str) -> GameRecord:
+    if isinstance(record, GameRecord):
+        return record
+    last = None
+    for game in read_games(record):
+        last = game
+    if last is None:
+        raise ValueError(msg("the text has no game"))
+    return last
+
+
+def _checked(record: GameRecord) -> tuple[Variant[Any, Any], list[str]]:
+    """The record's variant and players, or the validator's diagnostics as an error."""
+    from .moves import InvalidRecord
+
+    variant = find_variant(record.variant_name)
+    if variant is None:
+        raise ValueError(msg('unknown variant "{variant}"', variant=record.tags.get("Variant")))
+    report = validate_record(record, variant=variant)
+    errors = [d for d in report.diagnostics if d.is_error]
+    if errors:
+        raise InvalidRecord(errors)
+    return variant, list(report.players)
+
+
+def _budget(seconds: float | None, playouts: int | None) -> None:
+    if seconds is not None and not (0 < seconds <= MAX_SECONDS):
+        raise ValueError(msg("seconds must be more than 0 and at most {most}", most=MAX_SECONDS))
+    if playouts is not None and not (1 <= playouts <= MAX_PLAYOUTS):
+        raise ValueError(msg("playouts must be 1 to {most}", most=MAX_PLAYOUTS))
+
+
+def _infoset(variant: Variant[Any, Any], record: GameRecord, seat: int, turns: int) -> Any:
+    try:
+        return variant.information_set(record, seat, turns)
+    except NotImplementedError:
+        raise NotAnalysable(msg("the {title} engine cannot judge moves yet", title=variant.title)) from None
+    except ValueError as exc:
+        raise NotAnalysable(msg("the position cannot be judged from seat {seat}'s view: {why}",
+                                seat=seat + 1, why=str(exc))) from None
+
+
+def best_move(record: GameRecord | str, *, seed: int | None = None, seconds: float | None = 1.0,
+              playouts: int | None = None) -> BestMove:
+    """The best move for the player to move after the record's last game's last turn.
+
+    Judged from that player's view alone (their hand and what they saw), with a search of
+    ``seconds`` (wall time) or, when given, ``playouts`` instead (repeatable: the answer then
+    depends only on ``seed``). Raises :class:`lcn.moves.InvalidRecord` for a record that breaks a rule,
+    :class:`NotAnalysable` for a finished game or one whose engine does not search.
+    """
+    from .moves import legal_moves
+
+    _budget(seconds, playouts)
+    if playouts is not None:
+        seconds = None  # a count of playouts replaces the clock: the answer is repeatable
+    game = _record(record)
+    variant, names = _checked(game)
+    position = legal_moves(game)
+    if position.over or position.seat is None:
+        raise NotAnalysable(msg("the game is over: there is no move to judge"))
+    infoset = _infoset(variant, game, position.seat, len(game.turns))
+    result = search(infoset, seed=seed, seconds=seconds, playouts=playouts)
+    best = result.best
+    return BestMove(best.lcn, best.value, best.win, position.player or names[position.seat],
+                    position.seat, position.turn,
+                    tuple(Candidate.of(c) for c in result.candidates[1:]), best.samples,
+                    result.playouts, result.seconds)
+
+
+def _decide(variant: Variant[Any, Any], game: GameRecord, names: list[str], index: int,
+            seed: int | None, seconds: float | None, playouts: int | None) -> Decision:
+    """The judgement of turn ``index`` (0-based) of a game whose turns are single decisions."""
+    text = game.turns[index].text
+    seat = variant.deciding_seat(game, index)
+    infoset = _infoset(variant, game, seat, index)
+    move = variant.search_move(infoset, text)
+    result: SearchResult = search(infoset, seed=seed, seconds=seconds, playouts=playouts, keep=(move,))
+    best = result.best
+    played = result.judged(move)
+    if best.move == move:
+        loss = error = 0.0
+        samples = best.samples
+    else:
+        difference = result.difference(best.move, move)
+        loss, error, samples = max(0.0, difference.points), difference.points_error, difference.samples
+    drop = win_drop(loss)
+    # The drop's error, by the slope of the drop at the loss (the delta method).
+    drop_error = 100.0 / (4.0 * SCALE) / math.cosh(loss / (4.0 * SCALE)) ** 2 * error \
+        if math.isfinite(error) else math.inf
+    return Decision(index + 1, names[seat], seat, text, best.lcn, best.value, played.value, loss,
+                    error, drop, drop_error, mark_of(loss, error), move_accuracy(drop), samples)
+
+
+def analyse(record: GameRecord | str, *, seed: int | None = None,
+            seconds: float | None = ANALYSIS_SECONDS, playouts: int | None = None,
+            progress: Callable[[int, int], None] | None = None,
+            turns: Iterable[int] | None = None) -> Analysis:
+    """Every decision of the record's last game (or of ``turns``, 1-based), judged from the
+    deciding player's information, with a budget of ``seconds`` or ``playouts`` *per
+    decision* (``playouts`` replaces the clock when given). ``progress(done, total)`` is
+    called after each decision.
+
+    The same ``seed`` and ``playouts`` give the same analysis; each decision's search is
+    seeded from ``seed`` and the turn, so one decision's result does not depend on which
+    others were asked for.
+    """
+    _budget(seconds, playouts)
+    if playouts is not None:
+        seconds = None
+    game = _record(record)
+    variant, names = _checked(game)
+    wanted = list(range(1, len(game.turns) + 1)) if turns is None else sorted(set(turns))
+    for turn in wanted:
+        if not 1 <= turn <= len(game.turns):
+            raise ValueError(msg("no turn {turn}: the game has {count} turns", turn=turn,
+                                 count=len(game.turns)))
+    decisions = []
+    base = random.Random(seed).getrandbits(32) if seed is not None else None
+    for done, turn in enumerate(wanted, 1):
+        turn_seed = None if base is None else base * 1_000_003 + turn
+        decisions.append(_decide(variant, game, names, turn - 1, turn_seed, seconds, playouts))
+        if progress is not None:
+            progress(done, len(wanted))
+    accuracy = {}
+    for name in names:
+        mine = [d.accuracy for d in decisions if d.player == name]
+        if mine:
+            accuracy[name] = sum(mine) / len(mine)
+    return Analysis(tuple(names), tuple(decisions), accuracy, seed, seconds, playouts)
+
+
+def refusal(exc: Exception) -> list[Diagnostic]:
+    """The diagnostics that say why a record was not analysed."""
+    diagnostics = getattr(exc, "diagnostics", None)
+    if diagnostics:
+        return list(diagnostics)
+    return [Diagnostic("not-analysable", str(exc), Severity.ERROR)]

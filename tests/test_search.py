@@ -1,0 +1,222 @@
+"""The search that judges moves from what the player knew: lcn.search, lcn.best_move, lcn.analyse.
+
+Every suggestion must be a legal move of the record, found from the mover's view alone (the
+same with the whole deal as with the mover's own record of the game), repeatable from a seed
+and a count of playouts; a plainly bad move must be marked, and the engine's own choice not.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import compress
+from typing import Any
+
+import pytest
+
+import lcn
+from lcn.analysis import NotAnalysable, analyse, best_move, mark_of, move_accuracy, win_drop
+from lcn.games.classic.core import ClassicCore
+from lcn.games.classic.sampler import Table, infoset_from_record
+from lcn.model import GameRecord
+from lcn.moves import InvalidRecord
+from lcn.search import TURN_CAP, margin, playout, search
+from lcn.variants import classic_play
+from lcn.variants.classic import CLASSIC_5
+
+
+def unfinished(record: GameRecord, turns: int) -> GameRecord:
+    """The record's first ``turns`` turns, as a game still being played."""
+    tags = {key: value for key, value in record.tags.items() if key != "Result"}
+    return lcn.read_game(lcn.write_game(GameRecord(tags=tags, turns=record.turns[:turns],
+                                                   termination="*")))
+
+
+def dealt(record: GameRecord) -> ClassicCore:
+    return ClassicCore.deal(CLASSIC_5, [record.tags["Hand1"].split(), record.tags["Hand2"].split()],
+                            record.tags["Deck"].split())
+
+
+def test_a_table_knows_what_each_seat_saw_as_the_record_tells_it() -> None:
+    checked = 0
+    for seed in range(4):
+        record = classic_play.random_game(seed)
+        core = dealt(record)
+        table = Table(core)
+        for index, turn in enumerate([*record.turns, None]):
+            for seat in (0, 1):
+                assert table.infoset(seat) == infoset_from_record(record, seat, turns=index)
+                checked += 1
+            if turn is not None:
+                table.play(core.move(turn.text.split("=")[0]))
+    assert checked > 300
+
+
+def test_a_table_refuses_an_illegal_move() -> None:
+    core = ClassicCore.shuffled(CLASSIC_5, random.Random(1))
+    table = Table(core)
+    absent = next(card for card in range(core.tables.kinds) if not core.hands[0][card])
+    with pytest.raises(ValueError, match=r"C-HAND-CARD|C-CARD-UNIQUE"):
+        table.play(core.tables.encode(absent, True, 0))
+
+
+def test_the_search_judges_every_legal_move_and_is_repeatable() -> None:
+    record = classic_play.random_game(11)
+    infoset = infoset_from_record(record, 0, turns=10)
+    first = search(infoset, seed=5, seconds=None, playouts=600)
+    again = search(infoset, seed=5, seconds=None, playouts=600)
+    assert first.candidates == again.candidates
+    legal = set(infoset.sample(random.Random(0)).legal_moves())
+    assert {c.move for c in first.candidates} == legal
+    assert first.playouts == 600
+    # The best is judged on at least as many deals as any other, and is the best of those
+    # judged on as many.
+    most = max(c.samples for c in first.candidates)
+    assert first.best.samples == most
+
+
+def test_a_kept_move_is_judged_to_the_end() -> None:
+    record = classic_play.random_game(12)
+    infoset = infoset_from_record(record, 1, turns=9)
+    moves = infoset.sample(random.Random(0)).legal_moves()
+    worst = search(infoset, seed=1, seconds=None, playouts=400).candidates[-1].move
+    kept = search(infoset, seed=1, seconds=None, playouts=400, keep=(worst,))
+    assert kept.judged(worst).samples >= kept.best.samples - 1
+    with pytest.raises(ValueError, match="not legal"):
+        search(infoset, seed=1, seconds=None, playouts=10, keep=(max(moves) + 1,))
+
+
+def test_a_playout_stops_at_its_cap() -> None:
+    core = ClassicCore.shuffled(CLASSIC_5, random.Random(3))
+    turns = core.turn
+    playout(core, random.Random(0), cap=5)
+    assert core.turn - turns == 5
+    playout(core, random.Random(0), cap=TURN_CAP)
+    assert core.is_over()
+    assert margin((10, 4), 0) == 6 and margin((10, 4, 12), 0) == -2
+
+
+def test_best_move_is_a_move_lcn_legal_moves_offers() -> None:
+    for seed in range(3):
+        record = classic_play.random_game(20 + seed)
+        for turns in (0, 7, 30):
+            game = unfinished(record, turns)
+            best = best_move(game, seed=seed, playouts=300)
+            position = lcn.legal_moves(game)
+            assert best.lcn in {move.lcn for move in position.moves}
+            assert best.seat == position.seat and best.player == position.player
+            assert best.turn == turns + 1
+            assert {c.lcn for c in best.runners_up} < {move.lcn for move in position.moves}
+
+
+def test_best_move_judges_from_the_movers_view_alone() -> None:
+    record = classic_play.random_game(31)
+    for turns in (6, 13):
+        whole = unfinished(record, turns)
+        seat = turns % 2
+        view = classic_play.strip_deal(whole, keep=seat)
+        assert "Deck" not in view.tags
+        one = best_move(whole, seed=9, playouts=400)
+        other = best_move(view, seed=9, playouts=400)
+        assert (one.lcn, one.value, one.runners_up) == (other.lcn, other.value, other.runners_up)
+
+
+def test_records_that_cannot_be_judged_are_refused() -> None:
+    record = classic_play.random_game(40)
+    with pytest.raises(NotAnalysable, match="over"):
+        best_move(record, seed=1, playouts=10)
+    broken = lcn.read_game('[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d xB2/d 2. R4/d *\n')
+    with pytest.raises(InvalidRecord) as caught:
+        best_move(broken, seed=1, playouts=10)
+    assert caught.value.diagnostics[0].rule == "C-PLACE-ASCENDING"
+    with pytest.raises(NotAnalysable, match="view"):  # no hand of the player to move
+        best_move(lcn.read_game('[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d *\n'), seed=1, playouts=10)
+    for budget in ({"seconds": 0.0}, {"seconds": 1e6}, {"playouts": 0}):
+        with pytest.raises(ValueError, match=r"seconds|playouts"):
+            best_move(unfinished(record, 3), **budget)  # type: ignore[arg-type]
+
+
+def test_marks_need_the_loss_to_clear_its_noise() -> None:
+    assert win_drop(0.0) == 0.0 and 9.9 < win_drop(8.0) < 10.0 < win_drop(8.1)
+    assert mark_of(20.0, 1.0) == "blunder"
+    assert mark_of(12.0, 2.0) == "mistake"  # 12 - 1.645 * 2 = 8.7 points sure
+    assert mark_of(20.0, 12.0) is None
+    assert mark_of(6.0, 0.0) == "inaccuracy"
+    assert mark_of(3.0, 0.0) is None
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
+    assert move_accuracy(50.0) < move_accuracy(10.0) < 100.0
+    assert move_accuracy(1000.0) == 0.0
+
+
+def _cut_after(record: GameRecord, index: int, word: str) -> GameRecord:
+    """The record's first ``index`` turns and then ``word``, as a game still being played."""
+    text = lcn.write_game(GameRecord(tags={k: v for k, v in record.tags.items() if k != "Result"},
+                                     turns=record.turns[:index], termination="*"))
+    number = f" {index // 2 + 1}." if index % 2 == 0 else ""
+    return lcn.read_game(f"{text.rstrip().removesuffix('*').rstrip()}{number} {word} *\n")
+
+
+def _bad_turns(record: GameRecord) -> list[tuple[GameRecord, int, str]]:
+    """Turns of the record replaced by a plain mistake, each with the record cut after it: a
+    10 that fits the mover's own started expedition thrown on its discard pile in the last
+    turns (earlier, taking it back later may cost only a turn), and a wager opening an
+    expedition with four cards or fewer left to draw."""
+    core = dealt(record)
+    tables = core.tables
+    found = []
+    for index, turn in enumerate(record.turns):
+        player = core.player
+        hand = core.hands[player]
+        for card in compress(range(tables.kinds), hand[:tables.kinds]):
+            cell = player * tables.colours + tables.colour_of[card]
+            rank = tables.rank_of[card]
+            if tables.value_of[card] == 10 and core.exp[cell] and rank > core.top[cell] \
+                    and len(core.pile) <= 2:
+                found.append((_cut_after(record, index, tables.words[tables.encode(card, True, 0)]),
+                              index + 1, tables.words[tables.encode(card, True, 0)]))
+                break
+            if rank == 0 and not core.exp[cell] and len(core.pile) <= 4 \
+                    and sum(hand[card + 1:card + tables.ranks]) <= 1:
+                found.append((_cut_after(record, index, tables.words[tables.encode(card, False, 0)]),
+                              index + 1, tables.words[tables.encode(card, False, 0)]))
+                break
+        core.step(core.move(turn.text.split("=")[0]))
+    return found
+
+
+def test_a_plainly_bad_move_is_marked_and_the_engines_own_choice_is_not() -> None:
+    tens: list[Any] = []
+    wagers: list[Any] = []
+    for seed in range(300):
+        for bad in _bad_turns(classic_play.random_game(seed)):
+            (wagers if "w" in bad[2] else tens).append(bad)
+        if len(tens) >= 2 and len(wagers) >= 2:
+            break
+    for game, turn, word in tens[:2] + wagers[:2]:
+        assert lcn.validate_record(game).valid
+        decision, = analyse(game, seed=2, playouts=4000, turns=[turn]).decisions
+        assert decision.played == word
+        assert decision.mark in ("mistake", "blunder"), decision
+        # The move the engine prefers, played instead, is not marked.
+        choice = best_move(unfinished(game, turn - 1), seed=3, playouts=4000).lcn
+        replaced = _cut_after(game, turn - 1, choice)
+        judged, = analyse(replaced, seed=4, playouts=4000, turns=[turn]).decisions
+        assert judged.mark is None, judged
+
+
+def test_an_analysis_judges_every_decision_and_gives_each_player_an_accuracy() -> None:
+    record = classic_play.random_game(50)
+    seen: list[tuple[int, int]] = []
+    result = analyse(record, seed=1, playouts=40, progress=lambda done, total: seen.append((done, total)))
+    assert [d.turn for d in result.decisions] == list(range(1, len(record.turns) + 1))
+    assert [d.played for d in result.decisions] == [t.text for t in record.turns]
+    assert seen[-1] == (len(record.turns), len(record.turns))
+    assert set(result.accuracy) == set(result.players)
+    assert all(0 <= value <= 100 for value in result.accuracy.values())
+    for decision in result.decisions:
+        assert decision.loss >= 0 and decision.win_drop >= 0
+        if decision.played.split("=")[0] == decision.best:
+            assert decision.loss == 0 and decision.mark is None
+    data = result.to_json()
+    assert set(data["decisions"][0]) >= {"turn", "player", "played", "best", "loss", "mark"}
+    again = analyse(record, seed=1, playouts=40, turns=[5, 9])
+    assert [d.to_json() for d in again.decisions] == [data["decisions"][4], data["decisions"][8]]

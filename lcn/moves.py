@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Diagnostic, Severity
+from .games import Listing
 from .messages import Message, msg, template
 from .model import GameRecord
 from .reader import read_games
@@ -149,11 +150,31 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
 
     ``record`` is a parsed record or LCN text (then ``game`` picks its game, 1-based).
     ``draws=True`` also lists the names the turn before the position may give the card it
-    drew unseen (:attr:`Position.draws`), at the cost of replaying the record once more.
+    drew unseen (:attr:`Position.draws`), at the cost of replaying the record once more on
+    the engine (naming a card drawn unseen is the engine's to judge: the cores know every
+    card, or leave it unknown).
     Raises :class:`InvalidRecord` when the record up to that point breaks a rule or cannot be
     read, and ValueError for a turn or game that is not there or a variant that does not
     list its moves.
+
+    The moves come from the game's core (:meth:`Variant.move_lister`) when the record up to
+    the position is one its quick verdict takes as valid; otherwise, and for a variant with no
+    core, from the engine, which also says what is wrong with a record that breaks a rule.
     """
+    record, variant, turn, kept = _position_asked(record, game, turn, variant)
+    lister = variant.move_lister()
+    if lister is not None and not _read_problems(record, kept):
+        listing = lister.list_moves(record, kept)
+        if listing is not None and (listing.over or listing.moves):
+            return _listed(listing, record, kept, turn, variant, draws)
+    return _by_engine(record, kept, turn, variant, draws)
+
+
+def _position_asked(record: GameRecord | str, game: int, turn: int | None,
+                    variant: Variant[Any, Any] | None
+                    ) -> tuple[GameRecord, Variant[Any, Any], int, list[Any]]:
+    """The record, its variant, the position's turn and the turns before it (ValueError
+    when any of them is not there)."""
     record = _pick(record, game)
     if variant is None:
         variant = find_variant(record.variant_name)
@@ -167,7 +188,35 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
     if not 1 <= turn <= count + 1:
         raise ValueError(f"no turn {turn}: the game has {count} turns, so its positions are "
                          f"turns 1-{count + 1}")
-    kept = record.turns[:turn - 1]
+    return record, variant, turn, record.turns[:turn - 1]
+
+
+def _listed(listing: Listing, record: GameRecord, kept: list[Any], turn: int,
+            variant: Variant[Any, Any], draws: bool) -> Position:
+    """The position a core listed."""
+    if listing.partial:
+        kept = kept[:-1]
+        turn -= 1
+    named = _draws(record, kept, variant) if draws and kept and not listing.partial else ()
+    if listing.over or listing.seat is None:
+        return Position(None, None, turn, True, (), named)
+    seat, names = listing.seat, listing.players
+    moves = tuple(LegalMove(text, label(key, params)) for text, key, params in listing.moves)
+    return Position(names[seat] if seat < len(names) else None, seat, turn, False, moves, named)
+
+
+def _engine_legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = None,
+                        variant: Variant[Any, Any] | None = None, draws: bool = False) -> Position:
+    """:func:`legal_moves` as the engine alone lists them: every candidate the variant
+    offers that its :meth:`Variant.apply` accepts (what the cores are held to in the tests)."""
+    record, variant, turn, kept = _position_asked(record, game, turn, variant)
+    return _by_engine(record, kept, turn, variant, draws)
+
+
+def _by_engine(record: GameRecord, kept: list[Any], turn: int, variant: Variant[Any, Any],
+               draws: bool) -> Position:
+    """The position as the engine lists it: the record replayed by full validation, and
+    each candidate move tried on a copy of its state."""
     report = _replay(record, kept, variant)
     partial = ""
     why: list[Diagnostic] = []
@@ -201,15 +250,20 @@ def legal_moves(record: GameRecord | str, *, game: int = 1, turn: int | None = N
                     named)
 
 
-def _replay(record: GameRecord, kept: list[Any], variant: Variant[Any, Any]) -> Any:
-    """The validator's report of the record's first turns (``kept``), as if unfinished."""
+def _read_problems(record: GameRecord, kept: list[Any]) -> list[Diagnostic]:
+    """What the reader found wrong in the record up to the position."""
     # Problems of reading past the position do not concern it, but with every turn kept any
     # of them does: a line too long to read (its turns skipped) has no turn to stand after,
     # and left out it made the opening position of a record that was not read.
     until = kept[-1].line if kept else (record.movetext_line or record.line)
     every = len(kept) == len(record.turns)
-    read_problems = [d for d in record.diagnostics if d.code not in _NOT_ABOUT_POSITION
-                     and (every or d.line is None or d.line <= until)]
+    return [d for d in record.diagnostics if d.code not in _NOT_ABOUT_POSITION
+            and (every or d.line is None or d.line <= until)]
+
+
+def _replay(record: GameRecord, kept: list[Any], variant: Variant[Any, Any]) -> Any:
+    """The validator's report of the record's first turns (``kept``), as if unfinished."""
+    read_problems = _read_problems(record, kept)
     shortened = GameRecord(tags=record.tags, turns=list(kept), termination="*", line=record.line,
                            diagnostics=read_problems)
     return validate_record(shortened, variant=variant, express=False)

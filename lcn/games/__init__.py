@@ -15,9 +15,15 @@ stores and compares them cheaply and still speaks LCN (:meth:`GameCore.word`).
 
 from __future__ import annotations
 
+import importlib
 import random
-from collections.abc import Hashable
-from typing import Protocol, TypeVar, runtime_checkable
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    from ..model import GameRecord, Turn
+    from ..variants.base import Variant
 
 Core = TypeVar("Core", bound="GameCore")
 
@@ -90,4 +96,65 @@ class InformationSet(Protocol):
         ...
 
 
-__all__ = ["GameCore", "InformationSet"]
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What may come next in a record, as its game's core lists it (``lcn.legal_moves``).
+
+    ``partial`` says that the last turn given is being written (an auction's calls so far,
+    a roll and some choices): the moves are the words that may follow within it. ``seat``
+    is who writes the next word (None once the game is over), ``players`` the names of the
+    seats; each move is its text, then the key and parameters of its label in
+    ``lcn.moves.LABELS``.
+    """
+
+    players: Sequence[str]
+    seat: int | None
+    over: bool
+    partial: bool = False
+    moves: Sequence[tuple[str, str, dict[str, Any]]] = field(default_factory=tuple)
+
+
+class MoveLister(Protocol):
+    """Lists a record's legal continuations on its game's core (``Variant.move_lister``)."""
+
+    def list_moves(self, record: GameRecord, turns: Sequence[Turn]) -> Listing | None:
+        """What may come after ``turns`` (the record's first turns, the last perhaps being
+        written), or None when the core does not take them as a valid record would be taken:
+        the engine then lists the moves, or says what is wrong."""
+        ...
+
+
+def record_words(turns: Sequence[Turn], *, numbered: bool = False) -> list[str]:
+    """The words of turns as a quick verdict reads a movetext (``Variant.express_check``):
+    each turn's move number as read, then its words; glyphs and comments say nothing of the
+    rules (the reader judges them). ``numbered`` gives a turn made without its number (a
+    record built in code, whose turns are known apart without one) the number it stands
+    for, which validation does not check where none is written."""
+    words: list[str] = []
+    for index, turn in enumerate(turns):
+        if turn.number is not None:
+            words.append(f"{turn.number}{'.' * turn.number_dots}")
+        elif numbered:
+            words.append(f"{index + 1}.")
+        words += turn.text.split()
+    return words
+
+
+#: The game package whose ``lister(variant)`` serves each built-in variant, by the variant's
+#: class: a subclass (another engine's rules) is not served, and keeps its engine's path.
+_LISTERS = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.verdict",
+            "lcn.variants.rivals.RivalsVariant": "lcn.games.rivals.verdict",
+            "lcn.variants.rollwrite.RollWriteVariant": "lcn.games.rollwrite.verdict"}
+
+
+def built_in_lister(variant: Variant[Any, Any]) -> MoveLister | None:
+    """The lister of a built-in game's variant on its core, or None for any other variant."""
+    kind = type(variant)
+    module = _LISTERS.get(f"{kind.__module__}.{kind.__qualname__}")
+    if module is None:
+        return None
+    lister: MoveLister | None = importlib.import_module(module).lister(variant)
+    return lister
+
+
+__all__ = ["GameCore", "InformationSet", "Listing", "MoveLister", "built_in_lister", "record_words"]

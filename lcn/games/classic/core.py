@@ -389,6 +389,46 @@ class ClassicCore:
             extend([move + source for source in drawable if source != own])
         return moves
 
+    def record_moves(self) -> list[int]:
+        """Every move a record may write next, each once, in the order ``lcn.legal_moves``
+        offers them (every placement, then every discard; card by card, each draw source in
+        turn).
+
+        Unlike :meth:`legal_moves`, a hand with places the record has not shown may also
+        play any card a copy of which has no known place yet (``left``): some deal puts it
+        there, and :meth:`play` takes it by the same rules.
+        """
+        if not self.pile:
+            return []
+        tables = self.tables
+        sources = tables.sources
+        piles = self.piles
+        drawable = [source for source in range(1, sources) if piles[source - 1]]
+        top = self.top
+        base = self.player * tables.colours
+        colour_of, rank_of = tables.colour_of, tables.rank_of
+        hand = self.hands[self.player]
+        if hand[tables.unknown]:
+            cards = [card for card, (held, left) in enumerate(zip(hand[:tables.kinds], self.left,
+                                                                   strict=True)) if held or left]
+        else:
+            cards = list(compress(range(tables.kinds), hand))
+        placed: list[int] = []
+        discarded: list[int] = []
+        for card in cards:
+            colour = colour_of[card]
+            rank = rank_of[card]
+            current = top[base + colour]
+            move = card * 2 * sources
+            if rank > current or not (rank or current):
+                placed.append(move)
+                placed += [move + source for source in drawable]
+            move += sources
+            discarded.append(move)
+            own = colour + 1
+            discarded += [move + source for source in drawable if source != own]
+        return placed + discarded
+
     def play(self, moves: Iterable[int]) -> int:
         """Play ``moves`` in turn: 0 when all were played, else the :class:`Rule` the first
         refused one breaks, with the state as it was after the move before it.

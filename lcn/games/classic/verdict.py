@@ -14,16 +14,19 @@ refuses. The words are read first and the moves played in one call of
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...model import SUFFIX_GLYPHS
 from ...variants.base import ExpressResult
-from .cards import ClassicConfig
+from .. import Listing, record_words
+from .cards import CLASSIC_5, CLASSIC_6, COLOUR_NAMES, ClassicConfig
 from .core import UNKNOWN, ClassicCore, Tables, tables_for
 
 if TYPE_CHECKING:
-    from ...model import GameRecord
+    from ...model import GameRecord, Turn
+    from ...variants.classic import ClassicVariant
 
 
 class _Words:
@@ -118,7 +121,16 @@ def _start(record: GameRecord, words: _Words) -> ClassicCore | None:
 
 
 def express_check(record: GameRecord, words: list[str], config: ClassicConfig) -> ExpressResult | None:
-    """Decide a classic record from its words, or return None to have it validated in full.
+    """Decide a classic record from its words, or return None to have it validated in full
+    (:func:`replay`, whose core gives the scores)."""
+    found = replay(record, words, config)
+    return None if found is None else _result(*found)
+
+
+def replay(record: GameRecord, words: list[str], config: ClassicConfig
+           ) -> tuple[ClassicCore, str, str] | None:
+    """The core after a classic record's words, with the players' names; None when the record
+    is to be validated in full (``lcn.legal_moves`` lists its moves on the core it gives).
 
     The words are as the lexer finds them (comments left out). Turns in canonical form take
     the quick step; any other word takes a slower one: a turn in another letter case, a
@@ -154,7 +166,7 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig) -
         else:
             if core.play(moved):
                 return None  # a rule broken: the engine says which, where and why
-            return _result(core, player1, player2)
+            return core, player1, player2
     spellings = table.spellings
     others = table.others
     played: list[int] = []
@@ -216,10 +228,62 @@ def express_check(record: GameRecord, words: list[str], config: ClassicConfig) -
         return None  # a move number not followed by a turn (LCN-MOVE-NUMBER)
     if core.play(played):
         return None  # a rule broken: the engine says which, where and why
-    return _result(core, player1, player2)
+    return core, player1, player2
 
 
 def _result(core: ClassicCore, player1: str, player2: str) -> ExpressResult:
     # An empty name is a seat's as the engine names it (``seats_from_tags``).
     return ExpressResult([player1 or "Player 1", player2 or "Player 2"], list(core.score()),
                          core.is_over(), core.turn)
+
+
+class _Lister:
+    """Classic's legal continuations on its core (``lcn.games.MoveLister``): the record's
+    words replayed as :func:`replay` plays them, and the core's :meth:`ClassicCore.record_moves`
+    labelled as ``ClassicVariant.move_label`` labels them."""
+
+    __slots__ = ("config",)
+
+    def __init__(self, config: ClassicConfig | None) -> None:
+        self.config = config
+
+    def list_moves(self, record: GameRecord, turns: Sequence[Turn]) -> Listing | None:
+        config = self.config
+        if config is None:
+            # The card set as ``ClassicVariant.express_check`` reads it: another spelling of
+            # the tag is the engine's to judge.
+            expeditions = record.tags.get("Expeditions")
+            config = CLASSIC_6 if expeditions == "6" else \
+                CLASSIC_5 if expeditions is None or expeditions == "5" else None
+            if config is None:
+                return None
+        found = replay(record, record_words(turns), config)
+        if found is None:
+            return None
+        core, player1, player2 = found
+        players = [player1 or "Player 1", player2 or "Player 2"]
+        if core.is_over():
+            return Listing(players, None, True)
+        tables = core.tables
+        names, words, piles = tables.names, tables.words, core.piles
+        moves: list[tuple[str, str, dict[str, Any]]] = []
+        for move in core.record_moves():
+            card = names[tables.move_card[move]]
+            source = tables.move_source[move]
+            key = "classic.discard" if tables.move_discard[move] else "classic.place"
+            if source:
+                key += ".take"
+                params = {"card": card, "colour": COLOUR_NAMES[card[0]],
+                          "take": names[piles[source - 1][-1]],
+                          "pile": COLOUR_NAMES[config.colours[source - 1]]}
+            else:
+                key += ".pile"
+                params = {"card": card, "colour": COLOUR_NAMES[card[0]], "take": "", "pile": ""}
+            moves.append((words[move], key, params))
+        return Listing(players, core.player, False, False, moves)
+
+
+def lister(variant: ClassicVariant) -> _Lister:
+    """The lister of a classic variant (``lcn.games.built_in_lister``): of its card set, when
+    it plays one whatever the tags say."""
+    return _Lister(variant.fixed_config)

@@ -458,6 +458,15 @@ class RivalsCore:
             return self.expected
         return self.leader
 
+    def fits(self, player: int, card: int) -> bool:
+        """Whether ``card`` may go on ``player``'s expedition of its colour as it stands: a
+        wager while it has no number card (V-PLACE-WAGER-FIRST), a number no lower than its
+        last (V-PLACE-ASCENDING). A bidder weighs the display by this before an auction says
+        who places; :meth:`legal_moves` offers the winner's placements by the same test."""
+        rank = card % 10
+        top = self.tops[player * 5 + card // 10]
+        return rank >= top if rank else not top
+
     def word(self, move: int) -> str:
         return self.tables.words[move]
 
@@ -501,6 +510,24 @@ class RivalsCore:
             moves += [BOX + card for card in cards]
         moves.append(deck[-1])
         return moves
+
+    def record_moves(self) -> list[int]:
+        """Every word a record may write next, each once, in the order ``lcn.legal_moves``
+        offers them: :meth:`legal_moves`, with the returns to the box in the order the cards
+        came into the display, and, where the next card is a place the record leaves unknown
+        (:class:`PartialCore`), an uncover of each card a copy of which is still unseen."""
+        phase = self.phase
+        deck = self.deck
+        if phase == CALLS or not deck:
+            return self.legal_moves()
+        top = deck[-1]
+        ups = [top] if top != UNKNOWN else [UP + card for card, copies in enumerate(self.free) if copies]
+        if phase == START:
+            return [*ups, *self.legal_moves()[1:]]
+        moves = [move for move in self.legal_moves()[:-1] if not BOX <= move < BID]
+        if phase != BOXED:
+            moves += [BOX + card for card in dict.fromkeys(self.display)]
+        return moves + ups
 
     def random_move(self, rng: random.Random) -> int:
         """A move drawn uniformly from :meth:`legal_moves`; the calls of an auction (the

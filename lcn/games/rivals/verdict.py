@@ -28,15 +28,33 @@ otherwise than the tags write them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ...variants.base import ExpressResult
 from ...variants.rivals import PILE_COUNT, PILE_SIZE, TOTAL_CARDS, TOTAL_GOLD, player_tokens
-from .core import AMOUNTS, BID, BOX, MORE, MOVES, NAMES, PASS, PLACE, TO_BOX, UP, RivalsCore, tables_for
+from .. import Listing, record_words
+from .core import (
+    AMOUNTS,
+    BID,
+    BOX,
+    MORE,
+    MOVES,
+    NAMES,
+    PASS,
+    PLACE,
+    START,
+    TO_BOX,
+    UP,
+    RivalsCore,
+    tables_for,
+    turn_words,
+)
 
 if TYPE_CHECKING:
-    from ...model import GameRecord
+    from ...model import GameRecord, Turn
+    from ...variants.rivals import RivalsVariant
 
 #: Most players of a game of Rivals.
 MAX_PLAYERS = 4
@@ -309,6 +327,17 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     ``words`` are the movetext's words before the termination, move numbers included
     (``Variant.express_check``).
     """
+    found = replay(record, words)
+    if found is None:
+        return None
+    core, names = found
+    return ExpressResult(names, list(core.score()), core.is_over(), core.turn)
+
+
+def replay(record: GameRecord, words: list[str]) -> tuple[RivalsCore, list[str]] | None:
+    """The core after a Rivals record's words, with the players' names; None when the record
+    is to be validated in full (:func:`express_check`; ``lcn.legal_moves`` lists its moves
+    on the core it gives)."""
     tags = record.tags.mapping
     get = tags.get
     names: list[str] = []
@@ -328,7 +357,7 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         return None
     fast = _writers_form(words, table, core, players)
     if fast is not None:
-        return ExpressResult(names, list(core.score()), core.is_over(), core.turn) if fast else None
+        return (core, names) if fast else None
     cards, calls, numbers, play = _CARD_WORDS.get, table.calls.get, _NUMBERS, core.play
     last = len(numbers) - 1
     count = len(words)
@@ -405,4 +434,63 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
         at += 1
     if play(pending):
         return None
-    return ExpressResult(names, list(core.score()), core.is_over(), core.turn)
+    return core, names
+
+
+def _label(text: str, tokens: Sequence[str], names: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """The label of a word as ``RivalsVariant.move_label`` makes it."""
+    if text.startswith(","):
+        return "rivals.place.more", {"card": text[1:]}
+    key, colon, value = text.partition(":")
+    if colon:
+        return f"rivals.{key}", {"cards": value.replace(",", " "), "card": value}
+    seat = next((s for s, token in enumerate(tokens) if text.startswith(token)), 0)
+    amount = text[len(tokens[seat]):]
+    if amount == "-":
+        return "rivals.pass", {"player": names[seat]}
+    return "rivals.bid", {"player": names[seat], "amount": amount}
+
+
+class _Lister:
+    """Rivals' legal continuations on its core (``lcn.games.MoveLister``): the record's words
+    replayed as :func:`replay` plays them, an auction under way played word by word after
+    them, and the core's :meth:`RivalsCore.record_moves` labelled as the engine labels them."""
+
+    __slots__ = ()
+
+    def list_moves(self, record: GameRecord, turns: Sequence[Turn]) -> Listing | None:
+        partial = False
+        found = replay(record, record_words(turns, numbered=True))
+        if found is None:
+            # The last turn perhaps being written: the turns before it replayed, then its
+            # words (each as the writer writes it; any other is the engine's to read).
+            if not turns:
+                return None
+            last = turns[-1]
+            found = replay(record, record_words(turns[:-1], numbered=True))
+            if found is None or found[0].is_over():
+                return None
+            core = found[0]
+            if last.number is not None and (last.number != core.turn + 1 or last.number_dots != 1):
+                return None  # a move number not this turn's (LCN-MOVE-NUMBER)
+            if any(word.partition(":")[0].casefold() in ("share", "rest") for word in last.text.split()):
+                return None
+            ids = core.tables.word_ids
+            for word in turn_words(last.text):
+                move = ids.get(word)
+                if move is None or core.step(move):
+                    return None
+            if core.phase == START:
+                return None  # a whole turn the verdict did not take: the engine says why
+            partial = True
+        core, names = found
+        if core.is_over():
+            return Listing(names, None, True)
+        tokens, words = core.tables.tokens, core.tables.words
+        moves = [(words[move], *_label(words[move], tokens, names)) for move in core.record_moves()]
+        return Listing(names, core.actor(), False, partial, moves)
+
+
+def lister(variant: RivalsVariant) -> _Lister:
+    """The lister of the Rivals variant (``lcn.games.built_in_lister``)."""
+    return _Lister()

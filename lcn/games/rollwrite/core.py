@@ -545,6 +545,58 @@ class RollWriteCore:
                     moves += [at + mark for mark in BOX_OPTIONS[artefacts[box] * 5 + arrows[box]]]
         return moves
 
+    def record_moves(self, written: Roll | None = None) -> list[int]:
+        """Every word a record may write next, each once, in the order ``lcn.legal_moves``
+        offers them: as :meth:`legal_moves`, but with each word :meth:`check` accepts (where
+        a given layout makes marks optional, ``R3`` besides ``R3+``), and the choices by
+        colour and number in the order the roll's dice are written (``written``, as
+        :func:`parse_roll` reads them but unsorted; by default the sorted roll).
+        """
+        if self.over or self.roll is None:
+            return []
+        base = self.player * 6
+        count, claimed = self.count, self.claimed
+        arrows, artefacts = self.arrows, self.artefacts
+        if self.pending:
+            moves = []
+            for colour in range(6):
+                filled = count[base + colour]
+                at = NEXT + colour * 7
+                if filled == BOXES:
+                    if not claimed[base + colour]:
+                        moves.append(at + TOP)
+                else:
+                    box = colour * BOXES + filled
+                    moves += [at + mark for mark in BOX_ACCEPTED[artefacts[box] * 5 + arrows[box]]]
+            return moves
+        colours, numbers = self.roll if self.step_in_turn == 0 else self.pool  # type: ignore[misc]
+        order = written or self.roll
+        moves = [REFUSE]
+        top, circle = self.top, self.circle
+        dies = [die for die in dict.fromkeys(order[1]) if die in numbers]
+        for colour in dict.fromkeys(order[0]):
+            if colour not in colours:
+                continue
+            cell = base + colour
+            filled = count[cell]
+            highest = top[cell]
+            for die in dies:
+                if die == 0 and filled == 0:
+                    if circle[cell] == 0:
+                        moves.append(1 + colour)
+                    continue
+                value = die or 10
+                if value < highest:
+                    continue
+                at = WRITE + (colour * 10 + value - 1) * 7
+                if filled == BOXES:
+                    if not claimed[cell]:
+                        moves.append(at + TOP)
+                else:
+                    box = colour * BOXES + filled
+                    moves += [at + mark for mark in BOX_ACCEPTED[artefacts[box] * 5 + arrows[box]]]
+        return moves
+
     def random_move(self, rng: random.Random) -> int:
         """A move drawn uniformly from :meth:`legal_moves`."""
         moves = self.legal_moves()

@@ -19,11 +19,24 @@ turn. A word as the writer writes it is read in one look-up of a table of every 
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Sequence
 from itertools import chain, product, repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ...messages import join
 from ...variants.base import ExpressResult
-from ...variants.rollwrite import COLOURS, COLUMNS, LayoutError, parse_layout, player_tokens
+from ...variants.rollwrite import (
+    COLOUR_NAMES,
+    COLOURS,
+    COLUMNS,
+    LAYOUT_ENV,
+    LayoutError,
+    parse_layout,
+    player_tokens,
+)
+from .. import Listing, record_words
 from .core import (
     BODIES,
     BRIDGES,
@@ -39,6 +52,7 @@ from .core import (
     WORN,
     RollWriteCore,
     Sheet,
+    parse_roll,
     pieces,
     roll_text,
     said,
@@ -46,7 +60,8 @@ from .core import (
 )
 
 if TYPE_CHECKING:
-    from ...model import GameRecord
+    from ...model import GameRecord, Turn
+    from ...variants.rollwrite import RollWriteVariant
 
 #: A choice's text after the player's `:` as its decisions: every choice of one word
 #: (``-``, ``R0``, ``R3``, ``B10+>-``, ``Y9^``) and every acceleration of one box (``R3>G``,
@@ -251,6 +266,17 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     (``Variant.express_check``). A layout given by the engine's option or a layout file is
     the caller's to rule out (``RollWriteVariant.express_check``).
     """
+    found = replay(record, words)
+    if found is None:
+        return None
+    core, names = found
+    return ExpressResult(names, list(core.score()), core.over, core.turn)
+
+
+def replay(record: GameRecord, words: list[str]) -> tuple[RollWriteCore, list[str]] | None:
+    """The core after a Roll & Write record's words (its players' tokens its own), with the
+    players' names; None when the record is to be validated in full (:func:`express_check`;
+    ``lcn.legal_moves`` lists its moves on the core it gives)."""
     tags = record.tags.mapping
     names: list[str] = []
     for tag in _PLAYER_TAGS:
@@ -300,4 +326,115 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
     core = start.copy()
     if core.play(chain.from_iterable(items), numbered=True, names=written_as):  # type: ignore[arg-type]
         return None  # a rule broken: the engine says which, where and why
-    return ExpressResult(names, list(core.score()), core.over, core.turn)
+    core.tokens = list(tokens)  # the start is every table's of its size: its own are `P1`..
+    return core, names
+
+
+#: A roll being written, as the writer writes it: up to three colour dice, then numbers.
+_ROLL_SO_FAR = re.compile(r"[ROYGBP]{0,2}|[ROYGBP]{3}[0-9]{0,2}")
+_ROLL = re.compile(r"[ROYGBP]{3}[0-9]{3}")
+
+
+def _dice(prefix: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """The faces the next die of a roll may show (the dice decide, in any order): a colour
+    die's while fewer than three are written, then a number die's."""
+    if len(prefix) < 3:
+        return [(colour, "rollwrite.die.colour", {"colour": COLOUR_NAMES[colour]}) for colour in COLOURS]
+    return [(str(number), "rollwrite.die.number", {"number": str(number)}) for number in range(10)]
+
+
+def _label(text: str, tokens: Sequence[str], names: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """The label of a choice or a continuation as ``RollWriteVariant.move_label`` makes it."""
+    from ...moves import label
+
+    who, colon, rest = text.partition(":")
+    params: dict[str, Any] = {"player": names[list(tokens).index(who)]} if colon else {}
+    if not colon:
+        rest = text
+    if rest == "-":
+        return "rollwrite.refuse", params
+    colour, body = rest[0], rest[1:]
+    params["colour"] = COLOUR_NAMES[colour]
+    if colon and body == "0":
+        return "rollwrite.circle", params
+    value = body.rstrip("+>-^")
+    marks = body[len(value):]
+    params["value"] = value
+    kind = "write" if colon else "accelerate"
+    if marks == "^":
+        return f"rollwrite.{kind}.top", params
+    words = [label("rollwrite.mark.artefact", {})] if marks.startswith("+") else []
+    if marks.endswith(">-"):
+        words.append(label("rollwrite.mark.decline", {}))
+    elif marks.endswith(">"):
+        words.append(label("rollwrite.mark.accelerate", {}))
+    params["marks"] = join(words, "")
+    return f"rollwrite.{kind}", params
+
+
+class _Lister:
+    """Roll & Write's legal continuations on its core (``lcn.games.MoveLister``): the record's
+    words replayed as :func:`replay` plays them, a turn being written played word by word after
+    them (its roll die by die, then each choice and continuation), and the core's
+    :meth:`RollWriteCore.record_moves` labelled as the engine labels them."""
+
+    __slots__ = ()
+
+    def list_moves(self, record: GameRecord, turns: Sequence[Turn]) -> Listing | None:
+        found = replay(record, record_words(turns, numbered=True))
+        if found is not None:
+            core, names = found
+            if core.over:
+                return Listing(names, None, True)
+            return Listing(names, core.roller, False, False, _dice(""))
+        if not turns:
+            return None
+        # The last turn being written: the turns before it replayed, then its words (each as
+        # the writer writes it; any other is the engine's to read).
+        last = turns[-1]
+        found = replay(record, record_words(turns[:-1], numbered=True))
+        if found is None or found[0].over:
+            return None
+        core, names = found
+        if last.number is not None and (last.number != core.turn + 1 or last.number_dots != 1):
+            return None  # a move number not this turn's (LCN-MOVE-NUMBER)
+        if not core.needs_roll():
+            return None
+        text = last.text
+        if len(text) < 6:
+            if _ROLL_SO_FAR.fullmatch(text) is None:
+                return None
+            return Listing(names, core.roller, False, True, _dice(text))
+        roll, *choices = text.split()
+        if _ROLL.fullmatch(roll) is None:
+            return None
+        core.set_roll(parse_roll(roll))
+        turn = core.turn
+        for word in choices:
+            who, colon, body = word.partition(":")
+            if not colon:
+                return None
+            for index, piece in enumerate(pieces(body)):
+                spelt = f"{who}:{piece}" if index == 0 else piece
+                try:
+                    move = core.move(spelt)
+                except ValueError:
+                    return None
+                if core.word(move) != spelt or core.step(move):
+                    return None
+        if core.turn != turn:
+            return None  # a whole turn the verdict did not take: the engine says why
+        written = (tuple(COLOURS.index(c) for c in roll[:3]), tuple(int(d) for d in roll[3:]))
+        tokens = core.tokens
+        moves = [(core.word(move), *_label(core.word(move), tokens, names))
+                 for move in core.record_moves(written)]
+        return Listing(names, core.player, False, True, moves)
+
+
+def lister(variant: RollWriteVariant) -> _Lister | None:
+    """The lister of a Roll & Write variant (``lcn.games.built_in_lister``); None where a
+    layout is given besides the records' (the engine's option or a layout file), which the
+    quick verdict leaves to the engine too."""
+    if variant.layout is not None or os.environ.get(LAYOUT_ENV):
+        return None
+    return _Lister()

@@ -102,7 +102,7 @@ class _Commands(click.Group):
 
     #: Command names and the modules of this package that define them (in ``COMMANDS``).
     lazy: ClassVar[dict[str, str]] = {"deal": "deal", "convert": "convert", "serve": "serve",
-                                      "db": "db", "moves": "moves"}
+                                      "db": "db", "moves": "moves", "analyse": "analyse"}
     command_class = _Command
 
     def list_commands(self, ctx: click.Context) -> list[str]:

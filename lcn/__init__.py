@@ -26,6 +26,7 @@ from .validate import GameReport, ValidationRun, validate, validate_games, valid
 from .variants import Variant, find_variant, register_variant, variant_names
 
 if TYPE_CHECKING:
+    from .analysis import analyse, best_move
     from .moves import LegalMove, Position, legal_moves
     from .writer import write_game, write_games
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 #: file in scripts, and its start-up should not pay for the move lists, the writer, or
 #: ``importlib.metadata`` (about 20 ms: it reads every installed distribution's metadata).
 _LAZY = {"LegalMove": "moves", "Position": "moves", "legal_moves": "moves",
+         "best_move": "analysis", "analyse": "analysis",
          "write_game": "writer", "write_games": "writer"}
 
 
@@ -71,4 +73,4 @@ __all__ = [
     "register_variant", "validate", "validate_games", "validate_record", "variant_names",
     "write_game", "write_games",
 ]
-__all__ += ["LegalMove", "Position", "legal_moves"]
+__all__ += ["LegalMove", "Position", "analyse", "best_move", "legal_moves"]

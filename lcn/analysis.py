@@ -17,7 +17,8 @@ lichess marks moves: 5 points an inaccuracy, 10 a mistake, 15 a blunder (with SC
 loss of about 4, 8 and 12 points). Only the part of the loss that clears the Monte Carlo
 noise of that very decision counts: its one-sided 95 % lower bound, not its estimate, is
 turned into the drop that is compared with the thresholds, so a move is never marked for
-what a few unlucky deals made it look like.
+what a few unlucky deals made it look like (nor marked at all when the two moves met fewer
+than :data:`MIN_MARK_SAMPLES` deals, too few to trust the error itself).
 The accuracy of a player is the mean over their decisions of lichess's per-move accuracy
 ``103.1668 · exp(−0.04354 · drop) − 3.1669`` (drop in win-% points of the estimate, clamped
 to 0-100).
@@ -45,6 +46,9 @@ SCALE = 20.0
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 #: The glyph each mark is written with in LCN and on the site.
 GLYPHS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+#: The fewest deals both moves must have met for a mark: below it the standard error itself
+#: is too uncertain to bound the loss with.
+MIN_MARK_SAMPLES = 30
 #: The per-decision budget of an analysis when none is given, in seconds.
 ANALYSIS_SECONDS = 0.5
 #: The most seconds (per decision) and playouts a caller may ask for.
@@ -263,7 +267,9 @@ def _decide(variant: Variant[Any, Any], game: GameRecord, names: list[str], inde
     drop_error = 100.0 / (4.0 * SCALE) / math.cosh(loss / (4.0 * SCALE)) ** 2 * error \
         if math.isfinite(error) else math.inf
     return Decision(index + 1, names[seat], seat, text, best.lcn, best.value, played.value, loss,
-                    error, drop, drop_error, mark_of(loss, error), move_accuracy(drop), samples)
+                    error, drop, drop_error,
+                    mark_of(loss, error) if samples >= MIN_MARK_SAMPLES else None,
+                    move_accuracy(drop), samples)
 
 
 def analyse(record: GameRecord | str, *, seed: int | None = None,

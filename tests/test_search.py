@@ -7,11 +7,15 @@ and a count of playouts; a plainly bad move must be marked, and the engine's own
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import compress
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
+from lcn_cli.main import cli
 
 import lcn
 from lcn.analysis import NotAnalysable, analyse, best_move, mark_of, move_accuracy, win_drop
@@ -220,3 +224,43 @@ def test_an_analysis_judges_every_decision_and_gives_each_player_an_accuracy() -
     assert set(data["decisions"][0]) >= {"turn", "player", "played", "best", "loss", "mark"}
     again = analyse(record, seed=1, playouts=40, turns=[5, 9])
     assert [d.to_json() for d in again.decisions] == [data["decisions"][4], data["decisions"][8]]
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+def test_lcn_analyse_prints_marks_and_json_with_the_fixed_keys(tmp_path: Path) -> None:
+    record = classic_play.random_game(60)
+    path = tmp_path / "game.lcn"
+    path.write_text(lcn.write_game(record) + "\n" + lcn.write_game(classic_play.random_game(61)))
+    runner = CliRunner()
+    done = runner.invoke(cli, ["analyse", str(path), "--game", "1", "--seed", "3", "--playouts", "60",
+                               "--format", "json"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.output)
+    game, = data["games"]
+    assert set(game) >= {"decisions", "accuracy"}
+    assert set(game["accuracy"]) == {record.tags["Player1"], record.tags["Player2"]}
+    assert len(game["decisions"]) == len(record.turns)
+    first = game["decisions"][0]
+    assert set(first) >= {"turn", "player", "played", "best", "loss", "mark"}
+    assert first["turn"] == 1 and first["player"] == record.tags["Player1"]
+    library = analyse(record, seed=3, playouts=60).to_json()
+    assert game["decisions"] == library["decisions"]
+    both = runner.invoke(cli, ["analyse", str(path), "--seed", "3", "--playouts", "20"])
+    assert both.exit_code == 0, both.output
+    assert both.output.count("accuracy") == 2
+
+
+def test_lcn_analyse_refuses_invalid_records_and_bad_budgets(tmp_path: Path) -> None:
+    path = tmp_path / "bad.lcn"
+    path.write_text('[Player1 "Ada"]\n[Player2 "Bo"]\n[Hand1 "R2 R3 R4 R5 R6 R7 R8 R9"]\n\n'
+                    '1. R5/d xB2/d 2. R4/d *\n')
+    runner = CliRunner()
+    done = runner.invoke(cli, ["analyse", str(path), "--playouts", "10"])
+    assert done.exit_code == 1
+    assert "C-PLACE-ASCENDING" in done.output
+    for option in (["--seconds", "0"], ["--seconds", "61"], ["--playouts", "0"]):
+        refused = runner.invoke(cli, ["analyse", str(path), *option])
+        assert refused.exit_code == 2, option
+    missing = runner.invoke(cli, ["analyse", str(path), "--game", "3"])
+    assert missing.exit_code == 2 and "no game 3" in missing.output

@@ -1,10 +1,17 @@
 """The legal continuations of a record: what may come next, as LCN words with labels.
 
-A recorder at the table, a bot or a site offers only these. They come from the engines and
-nothing else: each variant lists broad candidates (:meth:`Variant.candidate_moves`) and a
-candidate is kept only when the variant's own :meth:`Variant.apply`, on a copy of the state,
-finds no error in it. Without the whole deal the engine asks whether *some* deal allows the
-move (``docs/hidden-information.md``), so the list is exactly what the record so far allows.
+A recorder at the table, a bot or a site offers only these. They come from the rules, written
+once in each game's core (``lcn.games``): the game's quick verdict replays the record's words
+onto its core, a turn being written is played word by word after them, and the core lists
+every word that may come next (:meth:`Variant.move_lister`). Without the whole deal the core
+holds the cards the record has not shown as unknown and takes any card some deal allows
+(``docs/hidden-information.md``), so the list is exactly what the record so far allows.
+
+The engines list them where no core does (a game without one, a record its core does not
+take: a part of a deal, a word spelt unusually, a rule broken): each variant lists broad
+candidates (:meth:`Variant.candidate_moves`) and a candidate is kept only when the variant's
+own :meth:`Variant.apply`, on a copy of the state, finds no error in it; a record that breaks
+a rule is explained by full validation's diagnostics.
 
 >>> import lcn
 >>> game = lcn.read_game('[Player1 "Ada"]\\n[Player2 "Bo"]\\n[Hand1 "Y2 Y3 B4 B5 W6 W7 G8 R9"]'

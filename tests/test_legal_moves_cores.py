@@ -191,12 +191,14 @@ def test_records_that_break_a_rule_raise_the_engines_diagnostics() -> None:
 
 
 def test_the_names_of_unseen_draws_still_come_from_the_engine() -> None:
-    record = classic_play.strip_deal(classic_play.random_game(8), keep=0)
-    for turn in range(2, 30, 3):
-        found = _same(_cut(record, list(record.turns)), turn=turn, draws=True)
-        assert found is not None
-    found = legal_moves(classic_play.strip_deal(classic_play.random_game(8)), turn=2, draws=True)
-    assert found.draws
+    named = 0
+    for record in (classic_play.strip_deal(classic_play.random_game(8)),
+                   classic_play.strip_deal(classic_play.random_game(8), keep=0)):
+        for turn in range(2, 30, 3):
+            found = _same(_cut(record, list(record.turns)), turn=turn, draws=True)
+            assert found is not None
+            named += bool(found.draws)
+    assert named >= 5
 
 
 def test_a_game_without_a_core_keeps_the_engines_path() -> None:

@@ -153,8 +153,15 @@ def built_in_lister(variant: Variant[Any, Any]) -> MoveLister | None:
     module = _LISTERS.get(f"{kind.__module__}.{kind.__qualname__}")
     if module is None:
         return None
-    lister: MoveLister | None = importlib.import_module(module).lister(variant)
+    make = _MAKERS.get(module)
+    if make is None:
+        make = _MAKERS[module] = importlib.import_module(module).lister
+    lister: MoveLister | None = make(variant)
     return lister
+
+
+#: Each game package's ``lister``, once imported (an import statement costs more than a list).
+_MAKERS: dict[str, Any] = {}
 
 
 __all__ = ["GameCore", "InformationSet", "Listing", "MoveLister", "built_in_lister", "record_words"]

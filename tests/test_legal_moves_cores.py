@@ -207,3 +207,19 @@ def test_a_game_without_a_core_keeps_the_engines_path() -> None:
     variant = TinyVariant()
     assert variant.move_lister() is None
     assert built_in_lister(variant) is None
+    deck = " ".join(f"{suit}{rank}" for suit in "AB" for rank in range(1, 6))
+    record = read_game(f'[Variant "tinytrek"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n[Deck "{deck}"]\n\n*\n')
+    assert record is not None
+    position = legal_moves(record, variant=variant)
+    assert position.moves and position == _engine_legal_moves(record, variant=variant)
+
+
+def test_another_engine_of_a_built_in_game_keeps_its_own_rules() -> None:
+    """A subclass of a built-in variant may change its rules: its core is not assumed."""
+    from lcn.variants.classic import ClassicVariant
+
+    class HouseRules(ClassicVariant):
+        pass
+
+    assert built_in_lister(HouseRules()) is None
+    assert built_in_lister(ClassicVariant()) is not None

@@ -1,9 +1,11 @@
 """A seeded random player for Lost Cities: Rivals: plausible, legal games for tests and samples.
 
-It keeps its own small simulation of the table (piles as lists, gold as numbers) instead of
-calling the engine, so that a game it produces is an independent check of the validator:
-every game must validate, and the written share-outs and returns to the box must agree with
-what the engine computes.
+It plays on Rivals' core (``lcn.games.rivals``), the one step validation's quick verdict and
+a search play too: every word it writes is a word the core takes, the display it weighs and
+the gold it bids with are the core's, whether a card would fit a player's expedition is the
+core's to say, and so are the returns of useless cards to the box, the share-outs and the
+score. What it keeps of its own is what a player values, so that a seed gives the same game
+as long as the rules do.
 
 The players are simple but not silly: each values the display by the footprints it would add
 to their expeditions (times their wagers, with the eight-point bonus in view, less the lower
@@ -14,8 +16,8 @@ pay, and returns to the box the card an opponent wants most.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
+from ..games.rivals.core import AMOUNTS, BID, BOX, CALLS, FOOT_OF, MORE, PASS, PLACE, TO_BOX, WON, RivalsCore
 from ..model import GameRecord, Tags, Turn
 from .rivals import (
     BONUS_NUMBERS,
@@ -24,110 +26,73 @@ from .rivals import (
     PILE_COUNT,
     START_WAGER_COPIES,
     TOTAL_CARDS,
-    TOTAL_GOLD,
-    Bid,
-    Item,
-    RivalsMove,
     all_cards,
-    card_value,
-    footprints,
-    format_move,
-    player_tokens,
 )
 
 NAMES = ["Ada", "Bo", "Clara", "Dev", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lena",
          "Milo", "Nora", "Otto", "Pia", "Quinn", "Rosa", "Sami", "Tove"]
 
-
-@dataclass
-class _Table:
-    players: int
-    piles: list[list[str]]
-    gold: list[int]
-    exps: list[dict[str, list[str]]]
-    display: list[str] = field(default_factory=list)
-    supply: int = 0
-    pile: int = 0
-    uncovered: int = 0
-
-    def top(self, player: int, colour: str) -> int:
-        return max((card_value(c) for c in self.exps[player][colour]), default=0)
-
-    def can_use(self, player: int, card: str) -> bool:
-        top = self.top(player, card[0])
-        return top == 0 if card[1:] == "w" else card_value(card) >= top
+#: ``_SHUT_OUT[card][top]``: the footprints of the numbers of the card's colour, one of each,
+#: that placing it on an expedition topped by rank ``top`` passes over: what a player fears
+#: to lose by a high card (the core's cards, ``colour * 10 + rank``; rank ``r`` is the number
+#: ``r + 1``). One of each, not every copy: the weight these players have always given it.
+_SHUT_OUT = [[sum(FOOT_OF[card - card % 10 + rank] for rank in range(max(top, 1), card % 10))
+              for top in range(10)] for card in range(10 * len(COLOURS))]
 
 
-def _card_gain(table: _Table, player: int, card: str, top: int, wagers: int, numbers: int) -> float:
-    """What placing one card is worth to a player, given the expedition as it would stand."""
-    left = 1 - table.uncovered / TOTAL_CARDS
-    if card[1:] == "w":
-        if top:
-            return -99.0
+def _card_gain(core: RivalsCore, player: int, card: int, top: int, wagers: int,
+               numbers: int) -> float:
+    """What placing one card is worth to a player, given the expedition as it would stand
+    after the cards planned before it (``top`` a rank); the card fits (the core says so)."""
+    left = 1 - (TOTAL_CARDS - len(core.deck)) / TOTAL_CARDS
+    rank = card % 10
+    if not rank:
         # A wager pays only if enough footprints follow: worth more early and on a started column.
         return 7 * left - 2.5 + 1.5 * wagers
-    value = card_value(card)
-    if value < top:
-        return -99.0
-    gain: float = footprints(card) * (1 + wagers)
+    gain: float = FOOT_OF[card] * (1 + wagers)
     if numbers == BONUS_NUMBERS - 1:
         gain += BONUS_POINTS * (0.5 + left / 2)
-    low = max(top, 2)
-    shut_out = sum(footprints(f"{card[0]}{v}") for v in range(low, value))
-    return gain - 0.35 * shut_out * (1 + wagers) * left
+    return gain - 0.35 * _SHUT_OUT[card][top] * (1 + wagers) * left
 
 
-def _plan(table: _Table, player: int, cards: list[str]) -> tuple[float, list[str]]:
-    """The cards a player would place from ``cards`` and their worth, colour by colour."""
+def _plan(core: RivalsCore, player: int, cards: list[int]) -> tuple[float, list[int]]:
+    """The cards a player would place from ``cards`` and their worth, colour by colour, each
+    colour's lowest first (so that the core takes them in that order).
+
+    Whether a card fits is judged on the expedition as it stands: taken lowest first, the
+    cards planned before one never make it unfit, only change what it is worth.
+    """
     total = 0.0
-    chosen: list[str] = []
-    for colour in COLOURS:
-        mine = [c for c in cards if c[0] == colour]
-        if not mine:
+    chosen: list[int] = []
+    colour = -1
+    top = wagers = numbers = 0
+    for card in sorted(cards):
+        if card // 10 != colour:
+            colour = card // 10
+            cell = player * 5 + colour
+            top, wagers, numbers = core.tops[cell], core.wagers[cell], core.numbers[cell]
+        if not core.fits(player, card):
             continue
-        exp = table.exps[player][colour]
-        top = table.top(player, colour)
-        wagers = sum(1 for c in exp if c[1:] == "w")
-        numbers = len(exp) - wagers
-        for card in sorted(mine, key=card_value):
-            gain = _card_gain(table, player, card, top, wagers, numbers)
-            if gain <= 0.4:
-                continue
-            total += gain
-            chosen.append(card)
-            if card[1:] == "w":
-                wagers += 1
-            else:
-                top = card_value(card)
-                numbers += 1
+        gain = _card_gain(core, player, card, top, wagers, numbers)
+        if gain <= 0.4:
+            continue
+        total += gain
+        chosen.append(card)
+        if card % 10:
+            top = card % 10
+            numbers += 1
+        else:
+            wagers += 1
     return total, chosen
 
 
-def _limit(table: _Table, player: int, rng: random.Random, skill: float) -> int:
-    worth, _ = _plan(table, player, table.display)
+def _limit(core: RivalsCore, player: int, rng: random.Random, skill: float) -> int:
+    """The most a player would bid for the display: a part of its worth, within their gold."""
+    worth, _ = _plan(core, player, core.display)
     price = worth * (0.45 + 0.3 * rng.random())
     if rng.random() > skill:
         price = worth * rng.random() * 1.2  # a misjudgement, one way or the other
-    return max(0, min(table.gold[player], int(price)))
-
-
-def _uncover(table: _Table, annotate: bool) -> tuple[str, bool, int | None, int | None]:
-    """Turn over the top card; the card, whether it went to the box, and any share-out."""
-    card = table.piles[table.pile].pop(0)
-    table.uncovered += 1
-    useless = not any(table.can_use(p, card) for p in range(table.players))
-    if not useless:
-        table.display.append(card)
-    share = rest = None
-    if not table.piles[table.pile] and table.pile < PILE_COUNT - 1:
-        each, left = divmod(table.supply, table.players)
-        for seat in range(table.players):
-            table.gold[seat] += each
-        table.supply = left
-        table.pile += 1
-        if annotate:
-            share, rest = each, left
-    return card, useless and annotate, share, rest
+    return max(0, min(core.gold[player], int(price)))
 
 
 def _deal_wagers(rng: random.Random, players: int) -> list[list[str]]:
@@ -138,6 +103,57 @@ def _deal_wagers(rng: random.Random, players: int) -> list[list[str]]:
         hands = [cards[2 * p:2 * p + 2] for p in range(players)]
         if all(h[0] != h[1] for h in hands):
             return [sorted(h, key=lambda card: COLOURS.index(card[0])) for h in hands]
+
+
+class _Turn:
+    """A turn's words as the core writes them, each played on the core as it is written."""
+
+    def __init__(self, core: RivalsCore) -> None:
+        self.core = core
+        self.words: list[str] = []
+
+    def play(self, move: int) -> None:
+        if not self.attempt(move):
+            raise AssertionError(f"the player chose a word the rules refuse: {self.core.word(move)}")
+
+    def attempt(self, move: int) -> bool:
+        """Write ``move`` if the core takes it; whether it did (a refused word changes nothing)."""
+        if self.core.step(move):
+            return False
+        word = self.core.word(move)
+        if MORE <= move < BOX:
+            self.words[-1] += word  # ``place:R4`` then ``,R7``: one word as written
+        else:
+            self.words.append(word)
+        return True
+
+
+def _auction(core: RivalsCore, turn: _Turn, limit: int, rng: random.Random, skill: float) -> None:
+    """Open an auction and call it to its end; the winner places, and perhaps returns a card."""
+    player = core.player
+    turn.play(BID + player * AMOUNTS + (1 if rng.random() < 0.7 else min(limit, 2)))
+    while core.phase == CALLS:
+        seat = core.expected
+        want = _limit(core, seat, rng, skill)
+        high = core.high
+        if want > high:
+            turn.play(BID + seat * AMOUNTS + min(want, high + (1 if rng.random() < 0.8 else 2)))
+        else:
+            turn.play(PASS + seat)
+    assert core.phase == WON
+    winner = core.leader
+    _, chosen = _plan(core, winner, core.display)
+    for index, card in enumerate(chosen):
+        turn.play((MORE if index else PLACE) + card)
+    threat, target = 0.0, None
+    for card in core.display:
+        for other in range(core.players):
+            if other != winner:
+                worth, _ = _plan(core, other, [card])
+                if worth > threat:
+                    threat, target = worth, card
+    if target is not None and threat >= 2.5 and rng.random() < skill:
+        turn.play(BOX + target)
 
 
 def random_game(seed: int, *, players: int = 2, skill: float = 0.85,
@@ -158,10 +174,8 @@ def random_game(seed: int, *, players: int = 2, skill: float = 0.85,
     stacks = [cards[i * size:(i + 1) * size] for i in range(PILE_COUNT)]
     if names is None:
         names = rng.sample(NAMES, players)
-    tokens = player_tokens(names)
     wagers = _deal_wagers(rng, players)
-    table = _Table(players, [list(s) for s in stacks], [TOTAL_GOLD // players] * players,
-                   [{c: [w for w in wagers[p] if w[0] == c] for c in COLOURS} for p in range(players)])
+    core = RivalsCore.deal(names, wagers, stacks)
     tags = Tags()
     tags["Event"] = "Casual game"
     tags["Site"] = "Kitchen table"
@@ -175,62 +189,20 @@ def random_game(seed: int, *, players: int = 2, skill: float = 0.85,
         for index, stack in enumerate(stacks):
             tags[f"Pile{index + 1}"] = " ".join(stack)
     record = GameRecord(tags=tags)
-    player = 0
-    while table.uncovered < TOTAL_CARDS:
-        bids: list[Bid] = []
-        place: list[Item] = []
-        box: Item | None = None
-        limit = _limit(table, player, rng, skill) if table.display else 0
-        if limit >= 1 and table.gold[player] >= 1:
-            opening = 1 if rng.random() < 0.7 else min(limit, 2)
-            bids.append(Bid(player, opening, tokens[player], 0, 0))
-            high, winner = opening, player
-            active = list(range(players))
-            seat = player
-            while len(active) > 1:
-                seat = next((seat + s) % players for s in range(1, players + 1)
-                            if (seat + s) % players in active)
-                if seat == winner:
-                    break
-                want = _limit(table, seat, rng, skill)
-                if want > high:
-                    raise_to = min(want, high + (1 if rng.random() < 0.8 else 2))
-                    bids.append(Bid(seat, raise_to, tokens[seat], 0, 0))
-                    high, winner = raise_to, seat
-                else:
-                    bids.append(Bid(seat, None, tokens[seat], 0, 0))
-                    active.remove(seat)
-            table.gold[winner] -= high
-            table.supply += high
-            _, chosen = _plan(table, winner, table.display)
-            for card in chosen:
-                table.display.remove(card)
-                table.exps[winner][card[0]].append(card)
-                place.append(Item(card, 0, 0))
-            threat, target = 0.0, None
-            for card in table.display:
-                for other in range(players):
-                    if other != winner:
-                        worth, _ = _plan(table, other, [card])
-                        if worth > threat:
-                            threat, target = worth, card
-            if target is not None and threat >= 2.5 and rng.random() < skill:
-                table.display.remove(target)
-                box = Item(target, 0, 0)
-            next_player = (winner + 1) % players
-        else:
-            next_player = (player + 1) % players
-        card, boxed, share, rest = _uncover(table, annotate)
-        move = RivalsMove(tuple(bids), tuple(place), box, Item(card, 0, 0), boxed,
-                          None if share is None else Item(share, 0, 0),
-                          None if rest is None else Item(rest, 0, 0))
-        record.turns.append(Turn(format_move(move)))
-        player = next_player
-    from ..validate import validate_record
-
-    report = validate_record(record)
-    assert report.score is not None
-    result = ":".join(str(t) for t in report.score.totals)
+    while not core.is_over():
+        turn = _Turn(core)
+        limit = _limit(core, core.player, rng, skill) if core.display else 0
+        if limit >= 1:
+            _auction(core, turn, limit, rng, skill)
+        # The uncover: written with ``>box`` where the core takes that (nobody can use the card).
+        up = core.deck[-1]
+        pile, gold = core.pile, core.gold[0]
+        if not (annotate and turn.attempt(TO_BOX + up)):
+            turn.play(up)
+        if annotate and core.pile != pile:
+            turn.words += [f"share:{core.gold[0] - gold}", f"rest:{core.supply}"]
+        record.turns.append(Turn(" ".join(turn.words)))
+    result = ":".join(str(total) for total in core.score())
     record.tags["Result"] = result
     record.termination = result
     return record

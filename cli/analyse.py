@@ -19,7 +19,17 @@ from lcn.analysis import GLYPHS, Analysis, NotAnalysable, analyse
 from lcn.messages import msg
 from lcn.moves import InvalidRecord
 
-from .io import INPUT_PATH, InputError, SourceLines, open_source, printable, reading, render_diagnostic, say
+from .io import (
+    INPUT_PATH,
+    InputError,
+    SourceLines,
+    jobs_option_value,
+    open_source,
+    printable,
+    reading,
+    render_diagnostic,
+    say,
+)
 
 
 def _display(name: str) -> str:
@@ -50,10 +60,13 @@ def _text(number: int, analysis: Analysis) -> None:
               show_default=True, help="search time per decision")
 @click.option("--playouts", type=click.IntRange(min=1, max=1_000_000), default=None,
               help="playouts per decision instead of a time (repeatable with --seed)")
+@click.option("-j", "--jobs", type=click.IntRange(min=0, max=64), default=1, show_default=True,
+              help="judge a game's decisions on this many processes (0: one per core): the "
+                   "same analysis with --playouts, sooner")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json for programs")
 def analyse_command(file: str, game_no: int | None, seed: int | None, seconds: float,
-                    playouts: int | None, fmt: str) -> None:
+                    playouts: int | None, jobs: int, fmt: str) -> None:
     """Judge every decision of each game from what its player knew: best moves, marks, accuracy."""
     display = _display(file)
     source = open_source(file)
@@ -69,7 +82,8 @@ def analyse_command(file: str, game_no: int | None, seed: int | None, seconds: f
             def progress(done: int, total: int, index: int = index) -> None:
                 click.echo(f"\rgame {index}: {done}/{total}", err=True, nl=done == total)
         try:
-            result = analyse(record, seed=seed, seconds=seconds, playouts=playouts, progress=progress)
+            result = analyse(record, seed=seed, seconds=seconds, playouts=playouts, progress=progress,
+                             jobs=jobs_option_value(jobs))
         except InvalidRecord as exc:
             failed = True
             _invalid(exc.diagnostics, display, source)

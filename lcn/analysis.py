@@ -272,10 +272,18 @@ def _decide(variant: Variant[Any, Any], game: GameRecord, names: list[str], inde
                     move_accuracy(drop), samples)
 
 
+def _decide_task(task: tuple[str, int, int | None, float | None, int | None]) -> Decision:
+    """One decision judged in a worker process, from the game's text."""
+    text, index, seed, seconds, playouts = task
+    game = _record(text)
+    variant, names = _checked(game)
+    return _decide(variant, game, names, index, seed, seconds, playouts)
+
+
 def analyse(record: GameRecord | str, *, seed: int | None = None,
             seconds: float | None = ANALYSIS_SECONDS, playouts: int | None = None,
             progress: Callable[[int, int], None] | None = None,
-            turns: Iterable[int] | None = None) -> Analysis:
+            turns: Iterable[int] | None = None, jobs: int = 1) -> Analysis:
     """Every decision of the record's last game (or of ``turns``, 1-based), judged from the
     deciding player's information, with a budget of ``seconds`` or ``playouts`` *per
     decision* (``playouts`` replaces the clock when given). ``progress(done, total)`` is
@@ -283,8 +291,11 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
 
     The same ``seed`` and ``playouts`` give the same analysis; each decision's search is
     seeded from ``seed`` and the turn, so one decision's result does not depend on which
-    others were asked for.
+    others were asked for, nor on ``jobs``: the number of processes the decisions are
+    judged on (each decision is a search of its own, so they share nothing).
     """
+    if not 1 <= jobs <= 64:
+        raise ValueError(msg("jobs must be 1 to {most}", most=64))
     _budget(seconds, playouts)
     if playouts is not None:
         seconds = None
@@ -295,13 +306,27 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
         if not 1 <= turn <= len(game.turns):
             raise ValueError(msg("no turn {turn}: the game has {count} turns", turn=turn,
                                  count=len(game.turns)))
-    decisions = []
     base = random.Random(seed).getrandbits(32) if seed is not None else None
-    for done, turn in enumerate(wanted, 1):
-        turn_seed = None if base is None else base * 1_000_003 + turn
-        decisions.append(_decide(variant, game, names, turn - 1, turn_seed, seconds, playouts))
-        if progress is not None:
-            progress(done, len(wanted))
+    seeds = [None if base is None else base * 1_000_003 + turn for turn in wanted]
+    decisions: list[Decision] = []
+    if jobs > 1 and len(wanted) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        from .writer import write_game
+
+        text = write_game(game)
+        tasks = [(text, turn - 1, turn_seed, seconds, playouts)
+                 for turn, turn_seed in zip(wanted, seeds, strict=True)]
+        with ProcessPoolExecutor(min(jobs, len(wanted))) as pool:
+            for decision in pool.map(_decide_task, tasks):
+                decisions.append(decision)
+                if progress is not None:
+                    progress(len(decisions), len(wanted))
+    else:
+        for turn, turn_seed in zip(wanted, seeds, strict=True):
+            decisions.append(_decide(variant, game, names, turn - 1, turn_seed, seconds, playouts))
+            if progress is not None:
+                progress(len(decisions), len(wanted))
     accuracy = {}
     for name in names:
         mine = [d.accuracy for d in decisions if d.player == name]

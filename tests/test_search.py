@@ -246,6 +246,10 @@ def test_lcn_analyse_prints_marks_and_json_with_the_fixed_keys(tmp_path: Path) -
     assert first["turn"] == 1 and first["player"] == record.tags["Player1"]
     library = analyse(record, seed=3, playouts=60).to_json()
     assert game["decisions"] == library["decisions"]
+    parallel = runner.invoke(cli, ["analyse", str(path), "--game", "1", "--seed", "3", "--playouts", "60",
+                                   "--format", "json", "--jobs", "2"])
+    assert parallel.exit_code == 0, parallel.output
+    assert json.loads(parallel.output) == data
     both = runner.invoke(cli, ["analyse", str(path), "--seed", "3", "--playouts", "20"])
     assert both.exit_code == 0, both.output
     assert both.output.count("accuracy") == 2

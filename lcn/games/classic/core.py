@@ -429,6 +429,24 @@ class ClassicCore:
             discarded += [move + source for source in drawable if source != own]
         return placed + discarded
 
+    def name_drawn(self, card: int) -> int:
+        """Name the card the last turn drew unseen from the draw pile (``R5/d=R7``: whoever
+        saw it writes it): 0 when some deal put it there, a copy of it having no known place,
+        and the place it took in the drawing hand is then known to hold it; else the
+        :class:`Rule` broken (C-CARD-UNIQUE), and nothing changes.
+
+        Only for a draw whose card the position did not know (a draw pile the record does not
+        give); a known card is named by the move itself.
+        """
+        hand = self.hands[self.player ^ 1]
+        unknown = self.tables.unknown
+        if not hand[unknown] or not self.left[card]:
+            return Rule.CARD_UNIQUE
+        hand[unknown] -= 1
+        hand[card] += 1
+        self.left[card] -= 1
+        return 0
+
     def play(self, moves: Iterable[int]) -> int:
         """Play ``moves`` in turn: 0 when all were played, else the :class:`Rule` the first
         refused one breaks, with the state as it was after the move before it.

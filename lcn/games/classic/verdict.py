@@ -259,7 +259,9 @@ class _Lister:
                 return None
         found = replay(record, record_words(turns), config)
         if found is None:
-            return None
+            found = _seats_view(record, turns, config)
+            if found is None:
+                return None
         core, player1, player2 = found
         players = [player1 or "Player 1", player2 or "Player 2"]
         if core.is_over():
@@ -281,6 +283,47 @@ class _Lister:
                 params = {"card": card, "colour": COLOUR_NAMES[card[0]], "take": "", "pile": ""}
             moves.append((words[move], key, params))
         return Listing(players, core.player, False, False, moves)
+
+
+def _seats_view(record: GameRecord, turns: Sequence[Turn], config: ClassicConfig
+                ) -> tuple[ClassicCore, str, str] | None:
+    """The core after a record that gives a part of its deal and no draw pile (a seat's view:
+    its hand, and the cards it drew named, ``R5/d=R7``), as a recorder at the table writes
+    it; None for anything else, or anything unusual, which the engine reads.
+
+    The quick verdict of validation leaves such records to the engine; here only what the
+    engine takes without a word is taken: the two seats' tags, hands of canonical cards, each
+    turn in canonical form with its usual move number or none, a card named only for a draw
+    from the draw pile, and every move and name the core's rules take.
+    """
+    tags = record.tags.mapping
+    player1, player2 = tags.get("Player1"), tags.get("Player2")
+    if player1 is None or player2 is None or ("\n" + "\n".join(tags)).count("\nPlayer") != 2 \
+            or "Deck" in tags:
+        return None
+    tables = tables_for(config)
+    ids, word_ids, unknown = tables.ids, tables.word_ids, tables.unknown
+    try:
+        core = ClassicCore.start(config, [None if tags.get(tag) is None else str(tags[tag]).split()
+                                          for tag in ("Hand1", "Hand2")], None)
+    except (KeyError, ValueError):
+        return None  # a card spelt otherwise, or no part of a deal (C-SETUP-DEAL)
+    for index, turn in enumerate(turns):
+        if turn.number is not None and (turn.number != index // 2 + 1
+                                        or turn.number_dots != (3 if index & 1 else 1)):
+            return None
+        text, equals, named = turn.text.partition("=")
+        move = word_ids.get(text)
+        if move is None or (equals and not named):
+            return None
+        unseen = bool(core.pile) and core.pile[-1] == unknown
+        if core.step(move):
+            return None
+        if named:
+            card = ids.get(named)
+            if card is None or not unseen or tables.move_source[move] or core.name_drawn(card):
+                return None
+    return core, player1, player2
 
 
 def lister(variant: ClassicVariant) -> _Lister:

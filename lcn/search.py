@@ -43,7 +43,7 @@ Z_95 = 1.645
 class PlayingCore(GameCore, Protocol):
     """A core with a playout policy: the rule-based player a search plays its lines with."""
 
-    def heuristic_move(self, rng: random.Random) -> int:
+    def playout_move(self, rng: random.Random) -> int:
         """A plausible legal move of the player to move (cheap: called every playout turn)."""
         ...
 
@@ -57,7 +57,7 @@ def margin(scores: Sequence[int], seat: int) -> int:
 
 def playout(core: PlayingCore, rng: random.Random, cap: int = TURN_CAP) -> None:
     """Play the rule-based player to the end of the game, or for ``cap`` moves."""
-    step, choose, over = core.step, core.heuristic_move, core.is_over
+    step, choose, over = core.step, core.playout_move, core.is_over
     for _ in range(cap):
         if over():
             return

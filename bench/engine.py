@@ -14,6 +14,11 @@ its standard error, and the share of rounds won (a tie counts half). The ladder:
 
 A count of playouts rather than a time makes a row the same on any machine; seconds per
 move of this run are printed beside it. Deals run on ``--jobs`` processes.
+
+``--analysis N`` then analyses N seeded games of the rule-based player with the default budget
+(:data:`lcn.analysis.ANALYSIS_SECONDS` a decision) on ``--jobs`` processes, and prints the
+wall seconds per game and per decision, and how stable the marks are: the share of decisions
+given the same mark (or none both times) by two analyses with different seeds.
 """
 
 from __future__ import annotations
@@ -26,9 +31,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
+from lcn.analysis import ANALYSIS_SECONDS, analyse
 from lcn.games.classic.core import ClassicCore
 from lcn.games.classic.sampler import Table
 from lcn.search import search
+from lcn.variants import classic_play
 from lcn.variants.classic import CLASSIC_5
 
 Player = Callable[[Table, random.Random], int]
@@ -104,6 +111,29 @@ def row(name: str, deals: int, jobs: int, first: int) -> str:
             f"{1000 * seconds:.1f} ms |")
 
 
+def analysis_rows(games: int, jobs: int) -> list[str]:
+    """Wall time of whole analyses with the default budget, and the marks' stability."""
+    same = total = marked = 0
+    walls: list[float] = []
+    for index in range(games):
+        record = classic_play.random_game(20_000 + index)
+        runs = []
+        for seed in (1, 2):
+            start = time.perf_counter()
+            runs.append(analyse(record, seed=seed, seconds=ANALYSIS_SECONDS, jobs=jobs))
+            walls.append(time.perf_counter() - start)
+        for first, second in zip(runs[0].decisions, runs[1].decisions, strict=True):
+            total += 1
+            same += first.mark == second.mark
+            marked += first.mark is not None
+    decisions = total
+    return [f"| analysis of a whole game, {ANALYSIS_SECONDS} s a decision on {jobs} processes | "
+            f"{statistics.fmean(walls):.1f} s a game ({games} games, {decisions} decisions), "
+            f"{sum(walls) / (2 * decisions):.2f} s a decision |",
+            f"| the same marks with two seeds | {100 * same / total:.1f} % of {total} decisions "
+            f"({marked} marked with the first seed) |"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -113,12 +143,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--first", type=int, default=10_000,
                         help="first deal's seed (the rows of one run share their deals)")
+    parser.add_argument("--analysis", type=int, default=0,
+                        help="also analyse this many games twice: time and stability of the marks")
     args = parser.parse_args(argv)
     print("| player vs heuristic | mirrored deals | margin per round ± s.e. | rounds won | "
           "time per move |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name in args.players.split(","):
         print(row(name, args.deals, args.jobs, args.first), flush=True)
+    if args.analysis:
+        print()
+        print("| analysis | figure |")
+        print("| --- | --- |")
+        for line in analysis_rows(args.analysis, args.jobs):
+            print(line, flush=True)
     return 0
 
 

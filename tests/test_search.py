@@ -268,3 +268,22 @@ def test_lcn_analyse_refuses_invalid_records_and_bad_budgets(tmp_path: Path) -> 
         assert refused.exit_code == 2, option
     missing = runner.invoke(cli, ["analyse", str(path), "--game", "3"])
     assert missing.exit_code == 2 and "no game 3" in missing.output
+
+
+def test_the_strength_bench_plays_mirrored_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import engine as bench_engine
+
+    assert bench_engine.main(["--deals", "3", "--players", "never-open,heuristic,engine@30",
+                              "--jobs", "1", "--first", "7"]) == 0
+    rows = {line.split("|")[1].strip(): line.split("|")[3].strip()
+            for line in capsys.readouterr().out.splitlines() if (line.startswith("| ") and "@" in line)
+            or line.startswith("| heuristic") or line.startswith("| never-open")}
+    assert rows["heuristic"] == "+0.0 ± 0.0"  # the same player on both sides of mirrored deals
+    # Never opening scores 0, so its margin is minus what the rule-based player scores.
+    scores = []
+    for deal in range(7, 10):
+        for seat in (0, 1):
+            margin_, _, _ = bench_engine.game(deal, "never-open", seat)
+            scores.append(margin_)
+    assert rows["never-open"].startswith(f"{sum(scores) / 6:+.1f}")
+    assert "engine@30" in rows

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Sequence
 from itertools import chain, product, repeat
 from typing import TYPE_CHECKING, Any
@@ -122,6 +123,8 @@ _FOLDED: dict[str, list[int]] = {}
 #: that a file of many players holds its memory while a match's few names stay);
 #: and the most words, past which the words of accelerations are no longer remembered.
 _MOST_NAMES = 16
+#: Held while a game's words are read with the tables above (:func:`replay`).
+_TABLES_LOCK = threading.Lock()
 _MOST_WORDS = 64 * 1000
 _NO_LAYOUT = sheet_for(None)
 
@@ -276,7 +279,20 @@ def express_check(record: GameRecord, words: list[str]) -> ExpressResult | None:
 def replay(record: GameRecord, words: list[str]) -> tuple[RollWriteCore, list[str]] | None:
     """The core after a Roll & Write record's words (its players' tokens its own), with the
     players' names; None when the record is to be validated in full (:func:`express_check`;
-    ``lcn.legal_moves`` lists its moves on the core it gives)."""
+    ``lcn.legal_moves`` lists its moves on the core it gives).
+
+    The tables of names are shared by every game read and forgotten all at once when full;
+    a site answering in threads reads games at the same time, and one game's forgetting
+    between another's numbering of its names and its reading of them would leave the other
+    with numbers of names it no longer has. One game at a time holds them (the lock costs a
+    fraction of a microsecond; the work under it is bound to one core by the interpreter's
+    lock anyway).
+    """
+    with _TABLES_LOCK:
+        return _replay(record, words)
+
+
+def _replay(record: GameRecord, words: list[str]) -> tuple[RollWriteCore, list[str]] | None:
     tags = record.tags.mapping
     names: list[str] = []
     for tag in _PLAYER_TAGS:

@@ -48,6 +48,8 @@ def _text(number: int, analysis: Analysis) -> None:
                                   turn=d.turn, player=printable(d.player), played=printable(d.played),
                                   glyph=GLYPHS[d.mark or ""], best=d.best, loss=round(d.loss, 1),
                                   error=round(d.loss_error, 1))))
+        if d.reason is not None:
+            click.echo("    " + say(d.reason))
 
 
 @click.command("analyse")

@@ -129,6 +129,8 @@ class Decision:
     #: The player's accuracy on this decision (0-100).
     accuracy: float
     samples: int
+    #: Why the best move is better, in one line, when a plain fact of the position says it.
+    reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "player": self.player, "seat": self.seat, "played": self.played,
@@ -137,7 +139,7 @@ class Decision:
                 "loss_error": round(self.loss_error, 2), "win_drop": round(self.win_drop, 1),
                 "win_drop_error": round(self.win_drop_error, 1), "mark": self.mark,
                 "glyph": GLYPHS.get(self.mark or ""), "accuracy": round(self.accuracy, 1),
-                "samples": self.samples}
+                "samples": self.samples, "reason": None if self.reason is None else str(self.reason)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,10 +268,12 @@ def _decide(variant: Variant[Any, Any], game: GameRecord, names: list[str], inde
     # The drop's error, by the slope of the drop at the loss (the delta method).
     drop_error = 100.0 / (4.0 * SCALE) / math.cosh(loss / (4.0 * SCALE)) ** 2 * error \
         if math.isfinite(error) else math.inf
+    explain = getattr(infoset, "reason", None)  # a game's information set may say why
+    reason = explain(best.move, move) if explain is not None and best.move != move else None
     return Decision(index + 1, names[seat], seat, text, best.lcn, best.value, played.value, loss,
                     error, drop, drop_error,
                     mark_of(loss, error) if samples >= MIN_MARK_SAMPLES else None,
-                    move_accuracy(drop), samples)
+                    move_accuracy(drop), samples, reason)
 
 
 def _decide_task(task: tuple[str, int, int | None, float | None, int | None]) -> Decision:

@@ -200,6 +200,11 @@ def test_a_plainly_bad_move_is_marked_and_the_engines_own_choice_is_not() -> Non
         decision, = analyse(game, seed=2, playouts=4000, turns=[turn]).decisions
         assert decision.played == word
         assert decision.mark in ("mistake", "blunder"), decision
+        if "w" in word:
+            assert decision.reason is not None and "too late to pay back its 20" in decision.reason
+        else:
+            assert decision.reason is not None and decision.reason.startswith("throws away the ")
+            assert decision.reason.said_in("de").startswith("wirft die ")  # type: ignore[attr-defined]
         # The move the engine prefers, played instead, is not marked.
         choice = best_move(unfinished(game, turn - 1), seed=3, playouts=4000).lcn
         replaced = _cut_after(game, turn - 1, choice)

@@ -19,9 +19,11 @@ import random
 from dataclasses import dataclass, field
 
 from ...diagnostics import Severity
+from ...messages import Message, msg
 from ...model import GameRecord
 from ...variants.classic import ClassicConfig, ClassicState, ClassicVariant
 from ...variants.classic_play import strip_deal
+from ..colours import colour_name
 from .core import EXPEDITION_VALUE, EXPEDITION_WAGER, ClassicCore, Rule, Tables, tables_for
 
 
@@ -94,6 +96,54 @@ class InfoSet:
         state.player = self.player
         state.turn = self.turn
         return state
+
+
+    def reason(self, best: int, played: int) -> Message | None:
+        """Why ``best`` is better than ``played`` here, in one line, when a plain fact of the
+        position says it (a card that fitted thrown away, an expedition opened too late, a
+        card given to the other player, ranks jumped over, a discard pile's card left); None
+        when the difference lies only in what the playouts found.
+
+        The facts are read from this seat's view alone, as the search judged the moves.
+        """
+        tables = self.tables
+        colours = tables.colours
+        mine, theirs = self.seat * colours, self.other * colours
+        card_p, discard_p, source_p = (tables.move_card[played], tables.move_discard[played],
+                                       tables.move_source[played])
+        card_b, discard_b, source_b = (tables.move_card[best], tables.move_discard[best],
+                                       tables.move_source[best])
+        colour = tables.colour_of[card_p]
+        letter = tables.config.colours[colour]
+        rank = tables.rank_of[card_p]
+        name = tables.names[card_p]
+        same_card = card_b == card_p
+
+        def fits(cell: int) -> bool:
+            return bool(self.count[cell]) and rank > self.top[cell]
+
+        if discard_p and not (same_card and discard_b) and rank and fits(mine + colour):
+            return msg("throws away the {card} that fits your {colour} expedition", card=name,
+                       colour=colour_name(letter))
+        if not discard_p and not self.count[mine + colour] and not (same_card and not discard_b):
+            if self.pile_size <= 12:
+                return msg("opens the {colour} expedition too late to pay back its {cost}",
+                           colour=colour_name(letter), cost=tables.config.cost)
+            return msg("opens the {colour} expedition without the cards to pay back its {cost}",
+                       colour=colour_name(letter), cost=tables.config.cost)
+        if discard_p and not (same_card and discard_b) and rank and fits(theirs + colour):
+            return msg("gives your opponent the {card} for their {colour} expedition", card=name,
+                       colour=colour_name(letter))
+        if not discard_p and rank and rank - self.top[mine + colour] - 1 >= 2 \
+                and (discard_b or tables.colour_of[card_b] != colour):
+            return msg("jumps over {count} cards of your {colour} expedition",
+                       count=rank - self.top[mine + colour] - 1, colour=colour_name(letter))
+        if source_b and not source_p and self.piles[source_b - 1]:
+            taken = self.piles[source_b - 1][-1]
+            return msg("leaves the {card} on the {colour} discard pile, worth taking",
+                       card=tables.names[taken],
+                       colour=colour_name(tables.config.colours[source_b - 1]))
+        return None
 
 
 def sample(infoset: InfoSet, rng: random.Random) -> ClassicCore:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .diagnostics import Diagnostic, Severity
+from .games import Judge, Point
 from .messages import msg
 from .model import GameRecord
 from .reader import read_games
@@ -210,14 +211,20 @@ def _budget(seconds: float | None, playouts: int | None) -> None:
         raise ValueError(msg("playouts must be 1 to {most}", most=MAX_PLAYOUTS))
 
 
-def _infoset(variant: Variant[Any, Any], record: GameRecord, seat: int, turns: int) -> Any:
+def _judge(variant: Variant[Any, Any]) -> Judge:
+    judge = variant.judge()
+    if judge is None:
+        raise NotAnalysable(msg("the {title} engine cannot judge moves yet", title=variant.title))
+    return judge
+
+
+def _view(judge: Judge, record: GameRecord, point: Point | None) -> tuple[Any, int | None]:
     try:
-        return variant.information_set(record, seat, turns)
-    except NotImplementedError:
-        raise NotAnalysable(msg("the {title} engine cannot judge moves yet", title=variant.title)) from None
+        return judge.view(record, point)
     except ValueError as exc:
+        seat = "?" if point is None else point.seat + 1
         raise NotAnalysable(msg("the position cannot be judged from seat {seat}'s view: {why}",
-                                seat=seat + 1, why=str(exc))) from None
+                                seat=seat, why=str(exc))) from None
 
 
 def best_move(record: GameRecord | str, *, seed: int | None = None, seconds: float | None = 1.0,
@@ -236,10 +243,13 @@ def best_move(record: GameRecord | str, *, seed: int | None = None, seconds: flo
         seconds = None  # a count of playouts replaces the clock: the answer is repeatable
     game = _record(record)
     variant, names = _checked(game)
+    judge = _judge(variant)
     position = legal_moves(game)
     if position.over or position.seat is None:
         raise NotAnalysable(msg("the game is over: there is no move to judge"))
-    infoset = _infoset(variant, game, position.seat, len(game.turns))
+    infoset, _ = _view(judge, game, None)
+    if infoset.seat != position.seat:  # pragma: no cover - a game's judge and lister disagree
+        raise AssertionError(f"seat {infoset.seat} judged where seat {position.seat} moves")
     result = search(infoset, seed=seed, seconds=seconds, playouts=playouts)
     best = result.best
     return BestMove(best.lcn, best.value, best.win, position.player or names[position.seat],
@@ -248,13 +258,12 @@ def best_move(record: GameRecord | str, *, seed: int | None = None, seconds: flo
                     result.playouts, result.seconds)
 
 
-def _decide(variant: Variant[Any, Any], game: GameRecord, names: list[str], index: int,
+def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
             seed: int | None, seconds: float | None, playouts: int | None) -> Decision:
-    """The judgement of turn ``index`` (0-based) of a game whose turns are single decisions."""
-    text = game.turns[index].text
-    seat = variant.deciding_seat(game, index)
-    infoset = _infoset(variant, game, seat, index)
-    move = variant.search_move(infoset, text)
+    """The judgement of one decision of a game."""
+    text, seat = point.played, point.seat
+    infoset, move = _view(judge, game, point)
+    assert move is not None
     result: SearchResult = search(infoset, seed=seed, seconds=seconds, playouts=playouts, keep=(move,))
     best = result.best
     played = result.judged(move)
@@ -270,7 +279,7 @@ def _decide(variant: Variant[Any, Any], game: GameRecord, names: list[str], inde
         if math.isfinite(error) else math.inf
     explain = getattr(infoset, "reason", None)  # a game's information set may say why
     reason = explain(best.move, move) if explain is not None and best.move != move else None
-    return Decision(index + 1, names[seat], seat, text, best.lcn, best.value, played.value, loss,
+    return Decision(point.turn, names[seat], seat, text, best.lcn, best.value, played.value, loss,
                     error, drop, drop_error,
                     mark_of(loss, error) if samples >= MIN_MARK_SAMPLES else None,
                     move_accuracy(drop), samples, reason)
@@ -281,14 +290,15 @@ def _decide_task(task: tuple[str, int, int | None, float | None, int | None]) ->
     text, index, seed, seconds, playouts = task
     game = _record(text)
     variant, names = _checked(game)
-    return _decide(variant, game, names, index, seed, seconds, playouts)
+    judge = _judge(variant)
+    return _decide(judge, game, names, judge.points(game)[index], seed, seconds, playouts)
 
 
 def analyse(record: GameRecord | str, *, seed: int | None = None,
             seconds: float | None = ANALYSIS_SECONDS, playouts: int | None = None,
             progress: Callable[[int, int], None] | None = None,
             turns: Iterable[int] | None = None, jobs: int = 1) -> Analysis:
-    """Every decision of the record's last game (or of ``turns``, 1-based), judged from the
+    """Every decision of the record's last game (or those of ``turns``, 1-based), judged from the
     deciding player's information, with a budget of ``seconds`` or ``playouts`` *per
     decision* (``playouts`` replaces the clock when given). ``progress(done, total)`` is
     called after each decision.
@@ -305,13 +315,18 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
         seconds = None
     game = _record(record)
     variant, names = _checked(game)
-    wanted = list(range(1, len(game.turns) + 1)) if turns is None else sorted(set(turns))
-    for turn in wanted:
-        if not 1 <= turn <= len(game.turns):
-            raise ValueError(msg("no turn {turn}: the game has {count} turns", turn=turn,
-                                 count=len(game.turns)))
+    judge = _judge(variant)
+    if turns is not None:
+        for turn in turns:
+            if not 1 <= turn <= len(game.turns):
+                raise ValueError(msg("no turn {turn}: the game has {count} turns", turn=turn,
+                                     count=len(game.turns)))
+    asked = None if turns is None else set(turns)
+    points = judge.points(game)
+    wanted = [index for index, point in enumerate(points) if asked is None or point.turn in asked]
     base = random.Random(seed).getrandbits(32) if seed is not None else None
-    seeds = [None if base is None else base * 1_000_003 + turn for turn in wanted]
+    seeds = [None if base is None else base * 1_000_003 + points[index].turn * 64 + points[index].word
+             for index in wanted]
     decisions: list[Decision] = []
     if jobs > 1 and len(wanted) > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -319,16 +334,16 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
         from .writer import write_game
 
         text = write_game(game)
-        tasks = [(text, turn - 1, turn_seed, seconds, playouts)
-                 for turn, turn_seed in zip(wanted, seeds, strict=True)]
+        tasks = [(text, index, point_seed, seconds, playouts)
+                 for index, point_seed in zip(wanted, seeds, strict=True)]
         with ProcessPoolExecutor(min(jobs, len(wanted))) as pool:
             for decision in pool.map(_decide_task, tasks):
                 decisions.append(decision)
                 if progress is not None:
                     progress(len(decisions), len(wanted))
     else:
-        for turn, turn_seed in zip(wanted, seeds, strict=True):
-            decisions.append(_decide(variant, game, names, turn - 1, turn_seed, seconds, playouts))
+        for index, point_seed in zip(wanted, seeds, strict=True):
+            decisions.append(_decide(judge, game, names, points[index], point_seed, seconds, playouts))
             if progress is not None:
                 progress(len(decisions), len(wanted))
     accuracy = {}

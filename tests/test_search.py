@@ -292,3 +292,17 @@ def test_the_strength_bench_plays_mirrored_deals(capsys: pytest.CaptureFixture[s
             scores.append(margin_)
     assert rows["never-open"].startswith(f"{sum(scores) / 6:+.1f}")
     assert "engine@30" in rows
+
+
+def test_a_game_without_a_judge_says_its_moves_cannot_be_judged_yet() -> None:
+    from lcn.variants import rivals_play
+
+    record = rivals_play.random_game(1)
+    cut = lcn.read_game(lcn.write_game(GameRecord(
+        tags={k: v for k, v in record.tags.items() if k != "Result"}, turns=record.turns[:3],
+        termination="*")))
+    assert lcn.validate_record(cut).valid
+    with pytest.raises(NotAnalysable, match="cannot judge moves yet"):
+        best_move(cut, seed=1, playouts=10)
+    with pytest.raises(NotAnalysable, match="cannot judge moves yet"):
+        analyse(cut, seed=1, playouts=10)

@@ -140,6 +140,34 @@ def record_words(turns: Sequence[Turn], *, numbered: bool = False) -> list[str]:
     return words
 
 
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A decision of a record: the turn it is in (1-based, as diagnostics count turns), the
+    word of that turn it is (0-based: a classic turn is one word; a Rivals bid or a Roll &
+    Write choice is one word of its turn), the seat that made it and the word written."""
+
+    turn: int
+    word: int
+    seat: int
+    played: str
+
+
+class Judge(Protocol):
+    """What a search needs of a game to judge a record's decisions (``Variant.judge``)."""
+
+    def points(self, record: GameRecord) -> list[Point]:
+        """Every decision of a valid record, in order (chance, such as an uncovered card or
+        a roll, is not a decision). Cheap: the information sets are made one by one."""
+        ...
+
+    def view(self, record: GameRecord, point: Point | None) -> tuple[InformationSet, int | None]:
+        """What ``point.seat`` knew just before ``point``, and the search's move of the word
+        played there; with ``point`` None, the position after the whole record, whose player
+        to move is the information set's seat (and no move). ValueError, saying why, when the
+        record does not give that seat's view (a hand it never wrote)."""
+        ...
+
+
 #: The game package whose ``lister(variant)`` serves each built-in variant, by the variant's
 #: class: a subclass (another engine's rules) is not served, and keeps its engine's path.
 _LISTERS = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.verdict",
@@ -160,8 +188,23 @@ def built_in_lister(variant: Variant[Any, Any]) -> MoveLister | None:
     return lister
 
 
+#: The game package whose ``judge(variant)`` serves each built-in variant (as ``_LISTERS``).
+_JUDGES = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.judge"}
+
+
+def built_in_judge(variant: Variant[Any, Any]) -> Judge | None:
+    """The judge of a built-in game's variant, or None for any other variant."""
+    kind = type(variant)
+    module = _JUDGES.get(f"{kind.__module__}.{kind.__qualname__}")
+    if module is None:
+        return None
+    judge: Judge = importlib.import_module(module).judge(variant)
+    return judge
+
+
 #: Each game package's ``lister``, once imported (an import statement costs more than a list).
 _MAKERS: dict[str, Any] = {}
 
 
-__all__ = ["GameCore", "InformationSet", "Listing", "MoveLister", "built_in_lister", "record_words"]
+__all__ = ["GameCore", "InformationSet", "Judge", "Listing", "MoveLister", "Point", "built_in_judge",
+           "built_in_lister", "record_words"]

@@ -18,7 +18,7 @@ from ..messages import msg
 
 if TYPE_CHECKING:
     from ..describe import TurnStory
-    from ..games import MoveLister
+    from ..games import Judge, MoveLister
     from ..model import GameRecord
 
 S = TypeVar("S")
@@ -244,22 +244,14 @@ class Variant(ABC, Generic[S, M]):
         return ()
 
     # -- judging moves (lcn.search, lcn.analysis) ----------------------------------------
-    # A game whose package has a sampler answers these three; the others keep the defaults,
-    # and lcn.best_move / lcn.analyse say that the game cannot be judged yet.
+    def judge(self) -> Judge | None:
+        """What walks a record's decisions and gives each decider's information set for a
+        search (``lcn.games.Judge``), or None: ``lcn.best_move`` and ``lcn.analyse`` then
+        say that the game's moves cannot be judged yet. The default serves the built-in
+        games whose packages have one (``lcn.games.built_in_judge``)."""
+        from ..games import built_in_judge
 
-    def information_set(self, record: GameRecord, seat: int, turns: int) -> Any:
-        """What ``seat`` knew after the record's first ``turns`` turns, as an
-        :class:`lcn.games.InformationSet` whose samples a search plays on. ValueError, saying
-        why, when the record does not give that seat's view (a hand it never wrote)."""
-        raise NotImplementedError
-
-    def deciding_seat(self, record: GameRecord, index: int) -> int:
-        """The seat that decided the record's turn ``index`` (0-based)."""
-        raise NotImplementedError
-
-    def search_move(self, infoset: Any, text: str) -> int:
-        """The search's move of a turn's text, as played from ``infoset``'s position."""
-        raise NotImplementedError
+        return built_in_judge(self)
 
     def acting_seat(self, state: S, partial: str = "") -> int:
         """The seat of the player who writes the next text (within a turn: a bidder)."""

@@ -448,18 +448,6 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                              if state.piles[pile] and not (discard and pile == colour))
         return moves
 
-    def information_set(self, record: GameRecord, seat: int, turns: int) -> Any:
-        from ..games.classic.sampler import infoset_from_record
-
-        return infoset_from_record(record, seat, config=self.config_for(record)[0], turns=turns)
-
-    def deciding_seat(self, record: GameRecord, index: int) -> int:
-        return index % 2  # classic players take turns, the first player first
-
-    def search_move(self, infoset: Any, text: str) -> int:
-        # A draw named by its card (``/d=R7``) is the plain draw on a full state.
-        return int(infoset.tables.move(text.split("=", 1)[0]))
-
     def end_reason(self, state: ClassicState) -> str:
         return msg("the last card of the draw pile was drawn, the {ordinal} draw from it",
                    ordinal=_ordinal(state.config.pile_size))

@@ -53,10 +53,7 @@ class _View:
         """Whether ``card`` would rise on ``player``'s started expedition of its colour: what
         a discard pile's top card is worth taking for, and what the other player could do
         with a card (a judgement of cards not in the hand, not a move)."""
-        if not self.started(player, card[0]):
-            return False
-        top = self.top(player, card[0])
-        return top == 0 if card[1] == "w" else card_value(card) > top
+        return self.started(player, card[0]) and self.core.fits(player, self.core.tables.ids[card])
 
 
 def _plan(view: _View, hand: list[str], rng: random.Random, skill: float) -> ClassicMove:

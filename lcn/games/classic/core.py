@@ -586,6 +586,17 @@ class ClassicCore:
             points[cell >= colours] += (total - cost) * (1 + wagers) + (bonus if cards >= length else 0)
         return points[0], points[1]
 
+    def fits(self, player: int, card: int) -> bool:
+        """Whether the rules let ``card`` go on ``player``'s expedition of its colour as it
+        stands (whoever holds the card): higher than its top, or a wager before any number
+        card. For a player's judgement of cards not in a hand (a discard pile's top, what the
+        other player could do with a card); the moves themselves are judged by :meth:`play`.
+        """
+        tables = self.tables
+        rank = tables.rank_of[card]
+        current = self.top[player * tables.colours + tables.colour_of[card]]
+        return rank > current or not (rank or current)
+
     def random_move(self, rng: random.Random) -> int:
         """A move drawn uniformly from :meth:`legal_moves`, without listing them.
 

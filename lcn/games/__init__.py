@@ -189,7 +189,8 @@ def built_in_lister(variant: Variant[Any, Any]) -> MoveLister | None:
 
 
 #: The game package whose ``judge(variant)`` serves each built-in variant (as ``_LISTERS``).
-_JUDGES = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.judge"}
+_JUDGES = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.judge",
+           "lcn.variants.rollwrite.RollWriteVariant": "lcn.games.rollwrite.judge"}
 
 
 def built_in_judge(variant: Variant[Any, Any]) -> Judge | None:

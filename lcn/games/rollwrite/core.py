@@ -466,6 +466,11 @@ class RollWriteCore:
         """The seat whose word comes next."""
         return (self.turn + self.step_in_turn) % self.players
 
+    def to_move(self) -> int:
+        """The seat whose word comes next (:attr:`player`): several players choose on one
+        roll, in the record's word order, so a search asks whose word it is, not whose turn."""
+        return self.player
+
     def is_over(self) -> bool:
         """All players exhausted or all eight bridges passed, at the end of a turn."""
         return self.over
@@ -596,6 +601,11 @@ class RollWriteCore:
                     box = colour * BOXES + filled
                     moves += [at + mark for mark in BOX_ACCEPTED[artefacts[box] * 5 + arrows[box]]]
         return moves
+
+    def playout_move(self, rng: random.Random) -> int:
+        """The rule-based player's decision (:func:`heuristic_move`), which a search plays its
+        lines with: random moves would make every line a game nobody plays."""
+        return heuristic_move(self, rng)
 
     def random_move(self, rng: random.Random) -> int:
         """A move drawn uniformly from :meth:`legal_moves`."""

@@ -145,7 +145,12 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """Every decision of one game and each player's accuracy."""
+    """Every decision of one game and each player's accuracy.
+
+    A record written from one seat's view (the other hands unknown) gives only that seat's
+    decisions: the others' are listed in ``unjudged`` (by turn), their deciders' knowledge
+    being what the record does not tell.
+    """
 
     players: tuple[str, ...]
     decisions: tuple[Decision, ...]
@@ -153,11 +158,13 @@ class Analysis:
     seed: int | None
     seconds: float | None
     playouts: int | None
+    unjudged: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"players": list(self.players), "decisions": [d.to_json() for d in self.decisions],
                 "accuracy": {name: round(value, 1) for name, value in self.accuracy.items()},
-                "budget": {"seconds": self.seconds, "playouts": self.playouts, "seed": self.seed}}
+                "budget": {"seconds": self.seconds, "playouts": self.playouts, "seed": self.seed},
+                "unjudged": list(self.unjudged)}
 
 
 def move_accuracy(drop: float) -> float:
@@ -259,10 +266,14 @@ def best_move(record: GameRecord | str, *, seed: int | None = None, seconds: flo
 
 
 def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
-            seed: int | None, seconds: float | None, playouts: int | None) -> Decision:
-    """The judgement of one decision of a game."""
+            seed: int | None, seconds: float | None, playouts: int | None) -> Decision | None:
+    """The judgement of one decision of a game; None when the record does not give what
+    its decider knew."""
     text, seat = point.played, point.seat
-    infoset, move = _view(judge, game, point)
+    try:
+        infoset, move = _view(judge, game, point)
+    except NotAnalysable:
+        return None
     assert move is not None
     result: SearchResult = search(infoset, seed=seed, seconds=seconds, playouts=playouts, keep=(move,))
     best = result.best
@@ -278,14 +289,14 @@ def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
     drop_error = 100.0 / (4.0 * SCALE) / math.cosh(loss / (4.0 * SCALE)) ** 2 * error \
         if math.isfinite(error) else math.inf
     explain = getattr(infoset, "reason", None)  # a game's information set may say why
-    reason = explain(best.move, move) if explain is not None and best.move != move else None
+    reason = explain(best.move, move) if explain is not None and best.move != move and loss > 0 else None
     return Decision(point.turn, names[seat], seat, text, best.lcn, best.value, played.value, loss,
                     error, drop, drop_error,
                     mark_of(loss, error) if samples >= MIN_MARK_SAMPLES else None,
                     move_accuracy(drop), samples, reason)
 
 
-def _decide_task(task: tuple[str, int, int | None, float | None, int | None]) -> Decision:
+def _decide_task(task: tuple[str, int, int | None, float | None, int | None]) -> Decision | None:
     """One decision judged in a worker process, from the game's text."""
     text, index, seed, seconds, playouts = task
     game = _record(text)
@@ -327,7 +338,7 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
     base = random.Random(seed).getrandbits(32) if seed is not None else None
     seeds = [None if base is None else base * 1_000_003 + points[index].turn * 64 + points[index].word
              for index in wanted]
-    decisions: list[Decision] = []
+    judged: list[Decision | None] = []
     if jobs > 1 and len(wanted) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -338,20 +349,26 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
                  for index, point_seed in zip(wanted, seeds, strict=True)]
         with ProcessPoolExecutor(min(jobs, len(wanted))) as pool:
             for decision in pool.map(_decide_task, tasks):
-                decisions.append(decision)
+                judged.append(decision)
                 if progress is not None:
-                    progress(len(decisions), len(wanted))
+                    progress(len(judged), len(wanted))
     else:
         for index, point_seed in zip(wanted, seeds, strict=True):
-            decisions.append(_decide(judge, game, names, points[index], point_seed, seconds, playouts))
+            judged.append(_decide(judge, game, names, points[index], point_seed, seconds, playouts))
             if progress is not None:
-                progress(len(decisions), len(wanted))
+                progress(len(judged), len(wanted))
+    decisions = [decision for decision in judged if decision is not None]
+    unjudged = tuple(sorted({points[index].turn for index, decision in zip(wanted, judged, strict=True)
+                             if decision is None}))
+    if wanted and not decisions:
+        raise NotAnalysable(msg("the record does not tell what any player knew when deciding "
+                                "(no hand of a player is given)"))
     accuracy = {}
     for name in names:
         mine = [d.accuracy for d in decisions if d.player == name]
         if mine:
             accuracy[name] = sum(mine) / len(mine)
-    return Analysis(tuple(names), tuple(decisions), accuracy, seed, seconds, playouts)
+    return Analysis(tuple(names), tuple(decisions), accuracy, seed, seconds, playouts, unjudged)
 
 
 def refusal(exc: Exception) -> list[Diagnostic]:

@@ -306,3 +306,21 @@ def test_a_game_without_a_judge_says_its_moves_cannot_be_judged_yet() -> None:
         best_move(cut, seed=1, playouts=10)
     with pytest.raises(NotAnalysable, match="cannot judge moves yet"):
         analyse(cut, seed=1, playouts=10)
+
+
+def test_each_players_analysis_of_the_whole_deal_is_that_of_their_own_view() -> None:
+    record = classic_play.random_game(70)
+    whole = analyse(record, seed=5, playouts=60)
+    assert whole.unjudged == ()
+    for seat in (0, 1):
+        view = classic_play.strip_deal(record, keep=seat)
+        own = analyse(view, seed=5, playouts=60)
+        assert own.unjudged == tuple(d.turn for d in whole.decisions if d.seat != seat)
+        def judged(decisions: Any) -> list[dict[str, Any]]:
+            # The view names the cards its seat drew (``B6/d=B8``): the same decision.
+            return [{**d.to_json(), "played": d.played.split("=")[0]} for d in decisions]
+
+        assert judged(own.decisions) == judged(d for d in whole.decisions if d.seat == seat)
+    public = classic_play.strip_deal(record, keep=None)
+    with pytest.raises(NotAnalysable, match="no hand"):
+        analyse(public, seed=5, playouts=10)

@@ -218,3 +218,22 @@ def test_the_engine_against_the_rule_based_player_on_mirrored_deals() -> None:
     margins = [_duel(deal, seat, 80) for deal in range(3) for seat in (0, 1)]
     print("engine margins against the rule-based player:", margins)
     assert sum(margins) / len(margins) > -40, margins
+
+
+def test_a_word_with_its_marks_left_out_on_a_given_layout_is_judged() -> None:
+    """On a layout given, ``R3`` on an artefact box is ``R3+``: the one decision the core lists."""
+    record = random_game(1, players=2, sheet_tag=True)
+    bare = lcn.read_game(lcn.write_game(record).replace("+", ""))
+    assert bare is not None and lcn.validate_record(bare).valid
+    core = JUDGE._start(bare)
+    shortened = 0
+    for point, move in JUDGE._walk(bare, core):
+        if move not in core.legal_moves():
+            shortened += 1
+            infoset, judged = JUDGE.view(bare, point)
+            assert judged is not None and judged in infoset.state.legal_moves()
+            # The same box, with the marks the layout gives (an arrow not taken declined).
+            assert infoset.state.word(judged).rstrip(">-").replace("+", "") == core.word(move).rstrip(">-")
+    assert shortened >= 3
+    result = analyse(bare, seed=1, playouts=5)
+    assert len(result.decisions) == len(JUDGE.points(bare)) and result.unjudged == ()

@@ -197,16 +197,22 @@ def _record(record: GameRecord | str) -> GameRecord:
     return last
 
 
-def _checked(record: GameRecord) -> tuple[Variant[Any, Any], list[str]]:
-    """The record's variant and players, or the validator's diagnostics as an error."""
-    from .moves import InvalidRecord
+def _checked(record: GameRecord, *, unfinished: bool = False) -> tuple[Variant[Any, Any], list[str]]:
+    """The record's variant and players, or the validator's diagnostics as an error.
+
+    With ``unfinished``, a last turn still being written (an auction's calls so far, a roll
+    and some choices) is no error: :func:`best_move` judges the next word within it, as
+    ``lcn.legal_moves`` lists it.
+    """
+    from .moves import InvalidRecord, _unfinished
 
     variant = find_variant(record.variant_name)
     if variant is None:
         raise ValueError(msg('unknown variant "{variant}"', variant=record.tags.get("Variant")))
     report = validate_record(record, variant=variant)
     errors = [d for d in report.diagnostics if d.is_error]
-    if errors:
+    if errors and not (unfinished and variant.partial_codes
+                       and _unfinished(report, variant, len(record.turns))):
         raise InvalidRecord(errors)
     return variant, list(report.players)
 
@@ -249,7 +255,7 @@ def best_move(record: GameRecord | str, *, seed: int | None = None, seconds: flo
     if playouts is not None:
         seconds = None  # a count of playouts replaces the clock: the answer is repeatable
     game = _record(record)
-    variant, names = _checked(game)
+    variant, names = _checked(game, unfinished=True)
     judge = _judge(variant)
     position = legal_moves(game)
     if position.over or position.seat is None:

@@ -102,7 +102,8 @@ def test_a_view_is_the_public_position_just_before_the_word(players: int) -> Non
 
 def test_a_search_mid_turn_answers_a_word_lcn_legal_moves_offers() -> None:
     """After a roll, after some choices, after a `>`: the judge's view of the unfinished record
-    is the seat that writes next, and the best word is one offered there."""
+    is the seat that writes next, and the best word is one offered there, which lcn.best_move
+    gives too."""
     checked = pending = 0
     for players, seed in ((2, 3), (4, 5)):
         record = random_game(seed, players=players, sheet_tag=seed == 5)
@@ -126,6 +127,9 @@ def test_a_search_mid_turn_answers_a_word_lcn_legal_moves_offers() -> None:
                 offered = {m.lcn for m in position.moves}
                 assert result.best.lcn in offered, (partial, result.best.lcn)
                 assert {c.lcn for c in result.candidates} <= offered
+                # lcn.best_move takes the turn being written as lcn.legal_moves does.
+                best = best_move(cut, seed=2, playouts=150)
+                assert (best.lcn, best.seat) == (result.best.lcn, position.seat)
                 checked += 1
                 pending += partial.endswith(">")
     assert checked >= 12 and pending >= 2, (checked, pending)

@@ -294,14 +294,19 @@ def test_the_strength_bench_plays_mirrored_deals(capsys: pytest.CaptureFixture[s
     assert "engine@30" in rows
 
 
-def test_a_game_without_a_judge_says_its_moves_cannot_be_judged_yet() -> None:
-    from lcn.variants import rivals_play
+def test_a_game_without_a_judge_says_its_moves_cannot_be_judged_yet(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tiny Trek (``tests/tinygame.py``), registered for this test, has no judge."""
+    from tinygame import TinyVariant
 
-    record = rivals_play.random_game(1)
-    cut = lcn.read_game(lcn.write_game(GameRecord(
-        tags={k: v for k, v in record.tags.items() if k != "Result"}, turns=record.turns[:3],
-        termination="*")))
-    assert lcn.validate_record(cut).valid
+    import lcn.variants as variants
+
+    monkeypatch.setattr(variants, "_REGISTRY", dict(variants._REGISTRY))
+    monkeypatch.setattr(variants, "_GIVEN", set(variants._GIVEN))
+    variants.register_variant(TinyVariant())
+    cut = lcn.read_game('[Variant "tinytrek"]\n[Player1 "Ada"]\n[Player2 "Bo"]\n'
+                        '[Deck "A1 B2 A3 B4 A5 B1 A2 B3 A4 B5"]\n\nA1 A3 B2 *\n')
+    assert lcn.validate_record(cut).valid and not lcn.legal_moves(cut).over
     with pytest.raises(NotAnalysable, match="cannot judge moves yet"):
         best_move(cut, seed=1, playouts=10)
     with pytest.raises(NotAnalysable, match="cannot judge moves yet"):

@@ -190,6 +190,7 @@ def built_in_lister(variant: Variant[Any, Any]) -> MoveLister | None:
 
 #: The game package whose ``judge(variant)`` serves each built-in variant (as ``_LISTERS``).
 _JUDGES = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.judge",
+           "lcn.variants.rivals.RivalsVariant": "lcn.games.rivals.judge",
            "lcn.variants.rollwrite.RollWriteVariant": "lcn.games.rollwrite.judge"}
 
 

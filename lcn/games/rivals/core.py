@@ -458,6 +458,11 @@ class RivalsCore:
             return self.expected
         return self.leader
 
+    def to_move(self) -> int:
+        """The seat that writes the next word (:meth:`actor`, by the name a search asks for:
+        ``lcn.games.GameCore``)."""
+        return self.actor()
+
     def fits(self, player: int, card: int) -> bool:
         """Whether ``card`` may go on ``player``'s expedition of its colour as it stands: a
         wager while it has no number card (V-PLACE-WAGER-FIRST), a number no lower than its
@@ -848,6 +853,11 @@ class RivalsCore:
         if target >= 0:
             return BOX + target
         return deck[-1]
+
+    def playout_move(self, rng: random.Random) -> int:
+        """The word a search's playouts play (``lcn.search.PlayingCore``): the rule-based
+        player's, so that a line is judged as plausible players would go on with it."""
+        return self.heuristic_move(rng)
 
     def heuristic_playout(self, rng: random.Random, epsilon: float = 0.05) -> int:
         """Play :meth:`heuristic_move` to the end of the game; the words played."""

@@ -14,25 +14,93 @@ physical cards equally likely, and every order of the card names stands for as m
 (the product of the factorials of the copies left, the same for each order), so
 :meth:`InfoSet.sample` shuffles the unseen cards; ``tests/test_rivals_core.py`` compares it
 with every order late in games, checked one by one with today's engine.
+
+The same holds within a turn: an auction's calls and the winner's placements and return show
+nothing of the piles, so an information set taken after some words of a turn (the calls so
+far, whose call it is, the cards placed) deals the same shuffle of the unseen cards under
+the turn's state as it stands.
+
+What a search deals is a :class:`DealtCore`: a full state whose uncover is one move,
+:data:`UNCOVER`, whatever card each deal puts on top. The uncover is a decision (to open no
+auction, or to place no more) whose card is chance: the search must play the same move on
+every deal, and a player choosing it does not choose the card.
 """
 
 from __future__ import annotations
 
 import random
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ...diagnostics import Severity
 from ...model import GameRecord, Tags, Turn
 from ...variants.rivals import COLOURS, PILE_COUNT, RivalsState, RivalsVariant, card_set
-from .core import CARD_IDS, FOOT_OF, START, RivalsCore, Tables, tables_for
+from .core import (
+    CALLS,
+    CARD_IDS,
+    FOOT_OF,
+    MOVES,
+    NAMES,
+    PLACE,
+    START,
+    TO_BOX,
+    UP,
+    RivalsCore,
+    Rule,
+    Tables,
+    tables_for,
+    turn_words,
+)
+
+#: The uncover of whatever card lies on top: a move of :class:`DealtCore` only, one past the
+#: core's moves, so that it is the same move on every deal.
+UNCOVER = MOVES
+
+
+class DealtCore(RivalsCore):
+    """A full state a search plays on: the core, with the uncover as the one move
+    :data:`UNCOVER` in the moves it lists and takes (the cards' own uncovers are taken too,
+    as the rule-based player writes them), and written with the card ``shown``: the card
+    the record says came, or any card that may come (its word names a card; its choice
+    does not choose one)."""
+
+    __slots__ = ("shown",)
+
+    shown: int
+
+    def copy(self) -> DealtCore:
+        other = RivalsCore.copy(self)
+        assert isinstance(other, DealtCore)
+        other.shown = self.shown
+        return other
+
+    def legal_moves(self) -> list[int]:
+        return [UNCOVER if move < PLACE else move for move in RivalsCore.legal_moves(self)]
+
+    def step(self, move: int) -> int:
+        if move == UNCOVER:
+            move = self.deck[-1] if self.deck else UP
+        return self.play((move,))
+
+    def word(self, move: int) -> str:
+        if move == UNCOVER:
+            return f"up:{NAMES[self.shown]}"
+        return self.tables.words[move]
+
+    def move(self, word: str) -> int:
+        """The move of a word; every uncover (with ``>box`` or not) is :data:`UNCOVER`."""
+        move = self.tables.move(word)
+        return UNCOVER if move < PLACE or move >= TO_BOX else move
 
 
 @dataclass(frozen=True, slots=True)
 class InfoSet:
-    """One player's knowledge between two turns: nothing in it depends on the piles' order.
+    """One player's knowledge between two words: nothing in it depends on the piles' order.
 
     Cards are the core's integers (:mod:`lcn.games.rivals.core`); the expedition tuples
-    are indexed ``player * 5 + colour`` as in :class:`RivalsCore`.
+    are indexed ``player * 5 + colour`` as in :class:`RivalsCore`. Between two turns the
+    turn's state is the start's (``phase`` START); within one it is the core's as it stands.
     """
 
     #: The player whose knowledge this is.
@@ -58,6 +126,18 @@ class InfoSet:
     unseen: tuple[int, ...]
     #: The table's words (``tables_for(tokens)``), kept to deal without a look-up.
     tables: Tables = field(compare=False, repr=False)
+    #: The turn's state, as :class:`RivalsCore` keeps it: where the turn stands, the players
+    #: still in an auction (a bit mask), the high bid and its bidder, who calls next, and the
+    #: last card the winner placed.
+    phase: int = START
+    active: int = 0
+    high: int = 0
+    leader: int = 0
+    expected: int = 0
+    last: int = -1
+    #: The card the uncover's word names in a search's answers (``-1``: the first unseen
+    #: card). Only a word: the record's next card when it says it, never a card dealt.
+    shown: int = field(default=-1, compare=False)
 
     def __post_init__(self) -> None:
         ahead = self.left + sum(self.sizes[self.pile + 1:])
@@ -67,12 +147,24 @@ class InfoSet:
         if not 0 <= self.seat < self.players:
             raise ValueError(f"seat {self.seat}: the game has seats 0 to {self.players - 1}")
 
-    def sample(self, rng: random.Random) -> RivalsCore:
+    def to_move(self) -> int:
+        """The seat that writes the next word, as :meth:`RivalsCore.actor` says."""
+        if self.phase == START:
+            return self.player
+        if self.phase == CALLS:
+            return self.expected
+        return self.leader
+
+    def sample(self, rng: random.Random) -> DealtCore:
         """A full state dealt uniformly over the orders of the piles consistent with this
-        knowledge."""
+        knowledge, the turn's state as it stands."""
         cards = list(self.unseen)
         rng.shuffle(cards)
-        state = RivalsCore.__new__(RivalsCore)
+        return self.dealt(cards)
+
+    def dealt(self, cards: list[int]) -> DealtCore:
+        """The full state with the unseen cards in this order (its end is the next card)."""
+        state = DealtCore.__new__(DealtCore)
         state.tables = self.tables
         state.players = self.players
         state.gold = list(self.gold)
@@ -89,9 +181,13 @@ class InfoSet:
         state.left = self.left
         state.player = self.player
         state.turn = self.turn
-        state.phase = START
-        state.active = state.high = state.leader = state.expected = 0
-        state.last = -1
+        state.phase = self.phase
+        state.active = self.active
+        state.high = self.high
+        state.leader = self.leader
+        state.expected = self.expected
+        state.last = self.last
+        state.shown = self.shown if self.shown >= 0 or not self.unseen else self.unseen[0]
         return state
 
 
@@ -101,15 +197,18 @@ def sample(infoset: InfoSet, rng: random.Random) -> RivalsCore:
 
 
 def infoset_of_core(core: RivalsCore, seat: int) -> InfoSet:
-    """What ``seat`` knows of a full state between two turns: all of it but the piles' order."""
-    if core.phase != START:
-        raise ValueError("a turn is being played: an information set is taken between turns")
+    """What ``seat`` knows of a full state, between two turns or within one: all of it but
+    the piles' order."""
+    if not 0 <= seat < core.players:
+        raise ValueError(f"seat {seat}: the game has seats 0 to {core.players - 1}")
     return InfoSet(
         seat=seat, players=core.players, player=core.player, turn=core.turn,
         gold=tuple(core.gold), supply=core.supply, tops=tuple(core.tops),
         wagers=tuple(core.wagers), numbers=tuple(core.numbers), foot=tuple(core.foot),
         display=tuple(core.display), box=tuple(core.box), sizes=tuple(core.sizes),
-        pile=core.pile, left=core.left, unseen=tuple(sorted(core.deck)), tables=core.tables)
+        pile=core.pile, left=core.left, unseen=tuple(sorted(core.deck)), tables=core.tables,
+        phase=core.phase, active=core.active, high=core.high, leader=core.leader,
+        expected=core.expected, last=core.last)
 
 
 def seat_view(record: GameRecord) -> GameRecord:
@@ -126,20 +225,59 @@ def seat_view(record: GameRecord) -> GameRecord:
                       termination="*")
 
 
-def infoset_from_record(record: GameRecord, seat: int, *, turns: int | None = None) -> InfoSet:
-    """What ``seat`` knows after the record's first ``turns`` turns (all by default).
+def infoset_from_record(record: GameRecord, seat: int, *, turns: int | None = None,
+                        words: int = 0) -> InfoSet:
+    """What ``seat`` knows after the record's first ``turns`` turns (all by default) and
+    then the first ``words`` words of the next turn (:func:`turn_words`: its calls, the
+    winner's placements and return; never its uncover, which ends it).
 
     The record is first cut down to what a player at the table sees (:func:`seat_view`: the
     piles' order goes, their sizes stay), so a record with the piles and the same game
-    without them give equal information sets. Today's engine replays the view; its table
-    is what the information set holds.
+    without them give equal information sets. Today's engine replays the view's whole
+    turns; its table is what the information set holds, and the core plays the words of
+    the turn under way on it.
 
-    Raises ValueError, saying why, when a turn breaks a rule or the seat is not one of the
-    game's.
+    Raises ValueError, saying why, when a turn or a word breaks a rule or the seat is not
+    one of the game's.
     """
     view = seat_view(record)
-    if turns is not None:
-        del view.turns[turns:]
+    count = len(view.turns) if turns is None else turns
+    if words and count >= len(view.turns):
+        raise ValueError(f"the record has no turn {count + 1} to take words of")
+    text = view.turns[count].text if words else ""
+    state = deque(_replayed(view, seat, count), maxlen=1)[0]  # the state after the last turn
+    infoset = infoset_of_state(state, seat)
+    if not words:
+        return infoset
+    written = turn_words(text)
+    if words > len(written):
+        raise ValueError(f"turn {count + 1} (`{text}`) has {len(written)} words, not {words}")
+    core = infoset.dealt(list(infoset.unseen))
+    for word in written[:words]:
+        move = core.move(word)
+        if move == UNCOVER:
+            raise ValueError(f"turn {count + 1} (`{text}`): `{word}` ends the turn, so no word follows it")
+        code = core.step(move)
+        if code:
+            raise ValueError(f"turn {count + 1} (`{text}`): `{word}` breaks a rule ({Rule(code).rule_id})")
+    return infoset_of_core(core, seat)
+
+
+def turn_starts(record: GameRecord, seat: int, *, turns: int | None = None) -> Iterator[InfoSet]:
+    """What ``seat`` knows before each of the record's first ``turns`` turns (all by default)
+    and after the last of them: one replay of the view for every turn's start.
+
+    Raises ValueError as :func:`infoset_from_record` does, when the replay comes to it.
+    """
+    view = seat_view(record)
+    for state in _replayed(view, seat, len(view.turns) if turns is None else turns):
+        yield infoset_of_state(state, seat)
+
+
+def _replayed(view: GameRecord, seat: int, turns: int) -> Iterator[RivalsState]:
+    """Today's engine state before each of the view's first ``turns`` turns and after the
+    last of them: one state, played on between two of its yields."""
+    del view.turns[turns:]
     variant = RivalsVariant()
     state, problems = variant.setup(view)
     errors = [p for p in problems if p.severity is Severity.ERROR]
@@ -148,6 +286,7 @@ def infoset_from_record(record: GameRecord, seat: int, *, turns: int | None = No
     if not 0 <= seat < state.players:
         raise ValueError(f"seat {seat}: the game has seats 0 to {state.players - 1}")
     for index, turn in enumerate(view.turns):
+        yield state
         if variant.is_over(state):
             raise ValueError(f"turn {index + 1} (`{turn.text}`) comes after the end of the game")
         problems = variant.apply(state, variant.parse_move(state, turn.text))
@@ -155,7 +294,7 @@ def infoset_from_record(record: GameRecord, seat: int, *, turns: int | None = No
         if errors:
             raise ValueError(f"turn {index + 1} (`{turn.text}`) breaks a rule: "
                              f"{errors[0].message} ({errors[0].rule})")
-    return infoset_of_state(state, seat)
+    yield state
 
 
 def infoset_of_state(state: RivalsState, seat: int) -> InfoSet:

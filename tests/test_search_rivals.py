@@ -254,6 +254,23 @@ def test_a_search_mid_turn_answers_a_word_lcn_legal_moves_offers() -> None:
     assert checked[CALLS] >= 6 and checked[WON] >= 2 and checked[PLACING] >= 1, checked
 
 
+def test_best_move_mid_turn_is_the_next_words_and_the_same_from_the_view() -> None:
+    """``lcn.best_move`` on a record whose last turn is being written answers for the seat
+    whose word is next, with a word offered there."""
+    record = random_game(83, players=3)
+    index = next(index for index, turn in enumerate(record.turns[10:], 10)
+                 if len(turn_words(turn.text)) > 4)
+    words = turn_words(record.turns[index].text)
+    for count in (1, 2, len(words) - 1):
+        cut = _cut(record, index, " ".join(words[:count]).replace(" ,", ","))
+        position = lcn.legal_moves(cut)
+        one = best_move(cut, seed=6, playouts=200)
+        other = best_move(strip_piles(cut), seed=6, playouts=200)
+        assert one.seat == position.seat and one.turn == index + 1
+        assert one.lcn in _offered(cut) and other.lcn in _offered(strip_piles(cut))
+        assert _same_decision(one.lcn, other.lcn) and one.value == other.value
+
+
 def test_best_move_refuses_a_finished_game() -> None:
     from lcn.analysis import NotAnalysable
 

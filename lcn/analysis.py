@@ -61,6 +61,11 @@ class NotAnalysable(ValueError):
     """The record is valid, but there is nothing to judge or the game cannot be searched."""
 
 
+def _figure(value: float, digits: int) -> float | None:
+    """A figure for JSON: rounded, or None where no deal judged it (JSON has no NaN)."""
+    return round(value, digits) if math.isfinite(value) else None
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A move the search judged: its word, expected final margin and chance of winning."""
@@ -75,7 +80,7 @@ class Candidate:
         return cls(judged.lcn, judged.value, judged.win, judged.samples)
 
     def to_json(self) -> dict[str, Any]:
-        return {"lcn": self.lcn, "value": round(self.value, 2), "win": round(100 * self.win, 1),
+        return {"lcn": self.lcn, "value": _figure(self.value, 2), "win": _figure(100 * self.win, 1),
                 "samples": self.samples}
 
 
@@ -135,10 +140,10 @@ class Decision:
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "player": self.player, "seat": self.seat, "played": self.played,
-                "best": self.best, "value_best": round(self.value_best, 2),
-                "value_played": round(self.value_played, 2), "loss": round(self.loss, 2),
-                "loss_error": round(self.loss_error, 2), "win_drop": round(self.win_drop, 1),
-                "win_drop_error": round(self.win_drop_error, 1), "mark": self.mark,
+                "best": self.best, "value_best": _figure(self.value_best, 2),
+                "value_played": _figure(self.value_played, 2), "loss": _figure(self.loss, 2),
+                "loss_error": _figure(self.loss_error, 2), "win_drop": _figure(self.win_drop, 1),
+                "win_drop_error": _figure(self.win_drop_error, 1), "mark": self.mark,
                 "glyph": GLYPHS.get(self.mark or ""), "accuracy": round(self.accuracy, 1),
                 "samples": self.samples, "reason": None if self.reason is None else str(self.reason)}
 
@@ -342,7 +347,7 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
     points = judge.points(game)
     wanted = [index for index, point in enumerate(points) if asked is None or point.turn in asked]
     base = random.Random(seed).getrandbits(32) if seed is not None else None
-    seeds = [None if base is None else base * 1_000_003 + points[index].turn * 64 + points[index].word
+    seeds = [None if base is None else base * 1_000_003 + points[index].turn * 4096 + points[index].word
              for index in wanted]
     judged: list[Decision | None] = []
     if jobs > 1 and len(wanted) > 1:

@@ -214,7 +214,9 @@ def search(infoset: InformationSet, *, seed: int | None = None, seconds: float |
         playout(line, random.Random(dice))
         margins[move].append(margin(line.score(), seat))
 
-    alive = list(moves)
+    # The kept moves first in every round, so that even a budget spent within the first round
+    # has judged them.
+    alive = sorted(moves, key=lambda move: move not in kept)
     target = FIRST_DEALS if len(moves) > 1 else 1
     going = True
     while going:

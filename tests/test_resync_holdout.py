@@ -446,21 +446,7 @@ def test_the_slips_the_notation_allows_give_no_error(
 
 
 #: Where the engines do not resynchronise yet, with the share measured.
-XFAIL: dict[tuple[str, str], str] = {
-    ("classic", "cards"): "75.0% (108/144) within 3 errors: a draw written for the wrong pile "
-                          "gives every later draw to the wrong hand",
-    ("classic", "lost-lines"): "0.0% (0/48) within 5 errors: the hands and the parity of the "
-                               "move numbers are lost",
-    ("classic", "swapped-lines"): "0.0% (0/48) within 3 errors",
-    ("rivals", "lost-lines"): "72.9% (35/48) within 3 errors: the share-outs and the opener "
-                              "after the lost turns",
-    ("rivals", "swapped-lines"): "33.3% (16/48) within 3 errors: the turns are played in the "
-                                 "order written",
-    ("rollwrite", "lost-lines"): "91.7% (44/48) within 3 errors: the marks of the boxes the "
-                                 "lost turns shifted",
-    ("rollwrite", "swapped-lines"): "0.0% (0/48) within 3 errors: the turns are played in the "
-                                    "order written",
-}
+XFAIL: dict[tuple[str, str], str] = {}
 
 
 def _groups() -> list[object]:

@@ -107,6 +107,8 @@ class ClassicState:
 
     __slots__ = (
         "blind",
+        "block",
+        "calls",
         "config",
         "deck",
         "drawn",
@@ -114,12 +116,20 @@ class ClassicState:
         "hand_tag",
         "known",
         "last",
+        "lines",
+        "lost",
         "moves",
         "names",
+        "numbers",
+        "offset",
+        "parity",
         "pending",
         "pile_size",
         "piles",
+        "queue",
         "seat",
+        "shift",
+        "slipped",
         "texts",
         "tops",
         "turn",
@@ -160,6 +170,32 @@ class ClassicState:
         #: A turn already played with the one before it (two turns written swapped), and the
         #: problems it broke, reported at its own turn.
         self.pending: tuple[ClassicMove, list[Problem]] | None = None
+        #: Turns already played ahead, in the order of their move numbers, with their
+        #: problems, for the turns that follow as written (``_play_block``); and the range of
+        #: turns played so.
+        self.queue: list[tuple[ClassicMove, list[Problem]]] = []
+        #: Turns of the record played so far (``apply`` calls, whatever they did), and how
+        #: far the record's position is from it, as the last move number read told: the
+        #: turn about to be played stands at ``calls + offset`` in the record.
+        self.calls = 0
+        self.offset = 0
+        #: The line of the record each turn starts on.
+        self.lines: tuple[int, ...] = ()
+        self.block: tuple[int, int] | None = None
+        #: The plain move numbers (``12.``) the record writes before its turns (None where it
+        #: writes none), as evidence of whose turn each is after turns were left out.
+        self.numbers: tuple[int | None, ...] = ()
+        #: 1 once the record's move numbers showed that an odd number of turns went missing
+        #: or came in (a plain number before a turn of the second player), else 0.
+        self.parity = 0
+        #: The written move numbers less the expected ones since the last jump.
+        self.shift = 0
+        #: Whether the numbers showed turns left out or moved: what they did (discards,
+        #: draws) is unknown, so a discard pile may hold cards the record never showed.
+        self.lost = False
+        #: Whether a turn of the record broke a rule already: the knowledge of the hands
+        #: and the deck may be wrong from there on (see ``ClassicVariant._forget``).
+        self.slipped = False
         self.last: ClassicMove | None = None
         #: Read on every turn, so kept here rather than computed from the config each time.
         self.pile_size = config.pile_size
@@ -342,6 +378,9 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
                 state.deck = cards
                 self._deal(state, cards, "Deck", problems)
         state.texts = tuple(turn.text for turn in record.turns)
+        state.numbers = tuple(turn.number if turn.number_dots < 3 else None
+                              for turn in record.turns)
+        state.lines = tuple(turn.line for turn in record.turns)
         return state, problems
 
     @staticmethod
@@ -461,20 +500,205 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         return ClassicMatchTracker()
 
     def move_number(self, state: ClassicState, turn_index: int) -> tuple[int, bool]:
-        return turn_index // 2 + 1, turn_index % 2 == 0
+        """The number and form the turn's move number should have.
+
+        Pairs of turns are numbered, plain before the first player's turn; after the
+        record's own numbers showed an odd number of turns left out or moved (``_numbers``)
+        the form follows them.
+        """
+        # Where the turn stands in the record, for ``apply`` to read its number with it.
+        state.offset = turn_index - state.calls
+        number = turn_index // 2 + 1
+        if state.block is not None and state.block[0] <= turn_index < state.block[1]:
+            # Turns played in the order of their numbers (``_play_block``): their numbers
+            # were read already, and agree with it.
+            return number, state.numbers[turn_index] is not None
+        return number, (turn_index + state.parity) % 2 == 0
+
+    @staticmethod
+    def _numbers(state: ClassicState) -> None:
+        """Read the move number written before the turn about to be played as evidence.
+
+        A number that jumps shows turns left out or moved (a line of the record lost, two
+        lines swapped): the hands and the draw pile are no longer known after that
+        (``_forget``), nor what the discard piles received. A plain number before what
+        should be the second player's turn shows an odd number of them: the turns and the
+        numbers alternate from it, this turn being the first player's.
+        """
+        turn = state.calls + state.offset
+        written = state.numbers[turn] if 0 <= turn < len(state.numbers) else None
+        if written is None or not turn:
+            return
+        if (turn + state.parity) % 2:
+            state.parity ^= 1
+            state.seat = state.turn & 1
+        number = turn // 2 + 1
+        if written != number + state.shift:
+            state.shift = written - number
+            state.slipped = state.lost = True
 
     def apply(self, state: ClassicState, move: ClassicMove) -> list[Problem]:
+        try:
+            return self._turn(state, move)
+        finally:
+            state.calls += 1
+
+    def _turn(self, state: ClassicState, move: ClassicMove) -> list[Problem]:
         if state.pending is not None:
             (played, problems), state.pending = state.pending, None
             if played == move:
                 return problems
+        if state.queue:
+            (played, problems), *rest = state.queue
+            state.queue = rest
+            if not rest:
+                state.block = None
+            if played == move:
+                return problems
+            state.queue = []  # not the turn read ahead: the record is followed as written
+            state.block = None
+        elif state.texts is not None and state.numbers:
+            block = self._swapped_block(state)
+            if block is not None:
+                # What the turn breaks where it is written is told all the same: the
+                # numbers explain the turns that follow, not the first one out of place.
+                written = self._apply(self.copy_state(state), move)
+                told = self._play_block(state, block)
+                if told is not None:
+                    errors = any(p.severity is Severity.ERROR for p in written)
+                    return written if errors else told
+        return self._apply(state, move)
+
+    def _apply(self, state: ClassicState, move: ClassicMove) -> list[Problem]:
+        if state.numbers:
+            self._numbers(state)
         player = (state.turn + state.seat) & 1
         if state.unknown[player] == 0 and not state.known[player].get(move.card) \
-                and state.texts is not None and state.cards_left > 2:
-            slip = self._resync(state, move, player)
-            if slip is not None:
-                return slip
-        return self._play(state, move, player)
+                and state.texts is not None:
+            if state.slipped and self._misplaced(state, move.card, player):
+                self._forget(state)
+            elif state.cards_left > 2:
+                slip = self._resync(state, move, player)
+                if slip is not None:
+                    state.slipped = True
+                    return slip
+        problems = self._play(state, move, player)
+        if problems and state.texts is not None \
+                and any(p.severity is Severity.ERROR for p in problems):
+            state.slipped = True
+        return problems
+
+    @staticmethod
+    def _true_index(state: ClassicState, position: int) -> int | None:
+        """The index the record's move number gives the turn written at ``position``."""
+        number = state.numbers[position] if position < len(state.numbers) else None
+        return None if number is None else 2 * (number - 1)
+
+    def _swapped_block(self, state: ClassicState) -> tuple[int, int, int] | None:
+        """Where the record wrote a run of turns ahead of the run before it, by its numbers.
+
+        Two lines of a record swapped (people copy a game line by line) read as a jump of
+        the move numbers ahead, then back, then on as before. The runs are found from the
+        numbers alone, ``(t, u, v)``: the turns at ``u..v-1`` come before those at
+        ``t..u-1``. Every number in them must agree, so a mere typo is never taken for it.
+        """
+        t = state.calls + state.offset
+        numbers = state.numbers
+        if not 0 <= t < len(numbers):
+            return None
+        first = next((p for p in (t, t + 1) if self._true_index(state, p) is not None), None)
+        if first is None or (first > t and (not t or state.lines[t] == state.lines[t - 1])):
+            # A turn without a number goes with the one before it unless a line starts
+            # with it: people copy a record line by line.
+            return None
+        start = self._true_index(state, first)
+        assert start is not None
+        start -= first - t
+        size_a = start - t  # how many turns the later run was written ahead by
+        if size_a < 2:
+            return None
+        end = min(len(numbers), t + 2 * _LOOKAHEAD)
+        back = next((q for q in range(first + 1, end)
+                     if (true := self._true_index(state, q)) is not None and true < q), None)
+        if back is None:
+            return None
+        true_back = self._true_index(state, back)
+        assert true_back is not None
+        u = back - (true_back - t)
+        v = u + size_a
+        if not t < u <= back < v <= len(numbers):
+            return None
+        size_b = u - t
+        for position in range(t, min(v + 2, len(numbers))):
+            true = self._true_index(state, position)
+            if true is None:
+                continue
+            want = position + size_a if position < u else \
+                position - size_b if position < v else position
+            if true != want:
+                return None
+        return t, u, v
+
+    def _play_block(self, state: ClassicState, block: tuple[int, int, int]) -> list[Problem] | None:
+        """Play two runs of turns written in each other's place in the order of their
+        numbers; each turn's problems are told at the turn as written."""
+        assert state.texts is not None
+        t, u, v = block
+        try:
+            moves = {i: self.parse_move(state, state.texts[i]) for i in range(t, v)}
+        except MoveSyntaxError:
+            return None  # a turn in them is unreadable: the record is followed as written
+        told: dict[int, list[Problem]] = {}
+        for i in [*range(u, v), *range(t, u)]:
+            player = (state.turn + state.seat) & 1
+            told[i] = self._play(state, moves[i], player)
+            if any(p.severity is Severity.ERROR for p in told[i]):
+                state.slipped = True
+        state.queue = [(moves[i], told[i]) for i in range(t + 1, v)]
+        state.block = (t, v)
+        return told[t]
+
+    @staticmethod
+    def _misplaced(state: ClassicState, card: str, player: int) -> bool:
+        """Whether the record knows the card to be in the other hand or still in the draw
+        pile: after a slip, the sign that the hands the record shows went astray."""
+        if state.known[player ^ 1].get(card):
+            return True
+        if card[1] == "w":
+            return state.deck is not None and card in state.deck[state.drawn:]
+        place = state.where.get(card)
+        return place is not None and place[0] == "deck"
+
+    @staticmethod
+    def _forget(state: ClassicState) -> None:
+        """Forget what the record told of the hands and the draw pile, after a slip.
+
+        A card played from a fully known hand that does not hold it, after an earlier turn
+        broke a rule, most likely shows that the slip changed who drew what (a draw from the
+        wrong pile, a line of turns left out or moved): every later draw would be given to
+        the wrong hand, and every card played from there on would be an error. So the hands
+        become unknown and the draw pile hidden, as in a record without the deal, and the
+        rest of the game is checked for what stays certain: the expeditions, the discard
+        piles, and the cards seen in them.
+        """
+        for player in (0, 1):
+            known = state.known[player]
+            for card, count in known.items():
+                if card[1] == "w":
+                    state.wagers_located[card[0]] -= count
+                else:
+                    state.where.pop(card, None)
+                state.unknown[player] += count
+            known.clear()
+            state.hand_tag[player] = False
+            state.blind[player] = 0
+        if state.deck is not None:
+            for card in state.deck[state.drawn:]:
+                if card[1] == "w":
+                    state.wagers_located[card[0]] -= 1
+                elif state.where.get(card, ("",))[0] == "deck":
+                    del state.where[card]
+            state.deck = None
 
     def _peek(self, state: ClassicState, ahead: int) -> ClassicMove | None:
         """The move ``ahead`` turns after the one being played, as the record writes it."""
@@ -653,14 +877,25 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         else:
             pile = state.piles[draw]
             pile_name = COLOUR_NAMES[draw]
-            if not pile:
+            if not pile and state.lost:
+                # Turns the record lost may have discarded there: an unknown card.
+                state.unknown[player] += 1
+                state.blind[player] += 1
+            elif not pile:
                 problems.append(Problem(
                     "draw-empty-pile", "C-DRAW-PILE",
                     msg("{name} cannot draw from the {pile_name} discard pile: it is empty",
                         name=name, pile_name=pile_name),
                     offset=slash, length=2))
-                state.unknown[player] += 1  # the hand keeps its size, whatever was meant
-                state.blind[player] += 1
+                # Most draws are from the draw pile: one written for an empty discard pile
+                # most likely meant it, and the game goes on with that card drawn (or one
+                # unknown), so that the end of the draw pile comes where the record has it.
+                if state.deck is not None and state.drawn < len(state.deck):
+                    self._take(state, player, state.deck[state.drawn])
+                else:
+                    state.unknown[player] += 1  # the hand keeps its size, whatever was meant
+                    state.blind[player] += 1
+                state.drawn += 1
             else:
                 if discard and draw == colour:
                     problems.append(Problem(
@@ -859,6 +1094,16 @@ class ClassicVariant(Variant[ClassicState, ClassicMove]):
         other.seat = state.seat
         other.texts = state.texts
         other.pending = state.pending
+        other.slipped = state.slipped
+        other.queue = list(state.queue)
+        other.calls = state.calls
+        other.lines = state.lines
+        other.offset = state.offset
+        other.block = state.block
+        other.numbers = state.numbers
+        other.parity = state.parity
+        other.shift = state.shift
+        other.lost = state.lost
         other.last = state.last
         return other
 

@@ -437,6 +437,7 @@ class RivalsState:
     __slots__ = (
         "auction",
         "box",
+        "calls",
         "display",
         "expeditions",
         "free",
@@ -445,16 +446,22 @@ class RivalsState:
         "last",
         "last_share",
         "last_up",
+        "lost",
         "names",
+        "numbers",
+        "offset",
+        "pending",
         "pile",
         "pile_cards",
         "player",
         "players",
         "share_turns",
+        "shift",
         "sizes",
         "sizes_known",
         "start_wagers",
         "supply",
+        "texts",
         "tokens",
         "tops",
         "turn",
@@ -492,6 +499,22 @@ class RivalsState:
         self.last_up: str | None = None
         self.last_share: tuple[int, int] | None = None
         self.auction: AuctionRecord | None = None
+        #: The record's turn texts and written move numbers (None where none is written),
+        #: read as evidence when the numbers show turns left out or swapped.
+        self.texts: tuple[str, ...] = ()
+        self.numbers: tuple[int | None, ...] = ()
+        #: The written move numbers less the expected ones since the last jump.
+        self.shift = 0
+        #: Turns the numbers showed left out, whose auctions and uncovers the record lost:
+        #: what follows from them (who plays next, the share-outs) is not held against it.
+        self.lost = 0
+        #: A turn played ahead of its place (two turns written swapped) and its problems.
+        self.pending: tuple[RivalsMove, list[Problem]] | None = None
+        #: Turns of the record played so far (``apply`` calls, whatever they did), and how
+        #: far the record's position is from it, as the last move number read told: the
+        #: turn about to be played stands at ``calls + offset`` in the record.
+        self.calls = 0
+        self.offset = 0
 
     @property
     def total(self) -> int:
@@ -578,7 +601,24 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             f"Pile{index + 1}" in record.tags for index in range(PILE_COUNT))
         if not state.sizes_known:
             self._infer_piles(record, state, problems)
+        state.texts = tuple(turn.text for turn in record.turns)
+        state.numbers = tuple(turn.number for turn in record.turns)
         return state, problems
+
+    @staticmethod
+    def _numbers(state: RivalsState) -> None:
+        """Read the move number written before the turn about to be played as evidence.
+
+        A number that jumps ahead shows turns left out: they are counted
+        (``RivalsState.lost``) so that their consequences are not reported as errors of
+        their own; a number that comes back to the count was a typo or a swap, and cancels
+        them.
+        """
+        turn = state.calls + state.offset
+        written = state.numbers[turn] if 0 <= turn < len(state.numbers) else None
+        if written is not None and turn and written != turn + 1 + state.shift:
+            state.lost = max(0, state.lost + written - turn - 1 - state.shift)
+            state.shift = written - turn - 1
 
     @staticmethod
     def _infer_piles(record: GameRecord, state: RivalsState, problems: list[Problem]) -> None:
@@ -771,6 +811,41 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                    left=left, in_pile=in_pile, pile=state.pile + 1, piles=PILE_COUNT)
 
     def apply(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
+        try:
+            return self._turn(state, move)
+        finally:
+            state.calls += 1
+
+    def move_number(self, state: RivalsState, turn_index: int) -> tuple[int, bool]:
+        # Where the turn stands in the record, for ``apply`` to read its number with it.
+        state.offset = turn_index - state.calls
+        return turn_index + 1, True
+
+    def _turn(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
+        if state.pending is not None:
+            (played, done), state.pending = state.pending, None
+            if played == move:
+                return done
+        turn = state.calls + state.offset
+        numbers = state.numbers
+        if numbers:
+            self._numbers(state)
+        if turn + 1 < len(numbers) and numbers[turn] == turn + 2 and numbers[turn + 1] == turn + 1:
+            # The numbers say that this turn and the next were written in each other's
+            # place: they are played in the order of their numbers.
+            try:
+                ahead = self.parse_move(state, state.texts[turn + 1])
+            except MoveSyntaxError:
+                ahead = None
+            if ahead is not None:
+                state.lost = 0
+                done = self._apply(state, ahead)
+                problems = self._apply(state, move)
+                state.pending = (ahead, done)
+                return problems
+        return self._apply(state, move)
+
+    def _apply(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
         problems: list[Problem] = []
         player = state.player
         state.last_share = None
@@ -796,7 +871,10 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
                 msg("{name} cannot start an auction: the display is empty (uncover a card instead)",
                     name=names[opener]), offset=first.offset, length=first.length))
         bids = list(move.bids)
-        if bids[0].seat != opener:
+        if bids[0].seat != opener and state.lost:
+            # Turns the record lost came before this one: whose turn it is is not known.
+            opener = bids[0].seat
+        elif bids[0].seat != opener:
             # Someone else opens: a turn left out before this one (that player plays on
             # from here), or the opener's name miswritten (the rest of the calls then follow
             # the opener's seat). Whichever leaves the calls in order is taken, reported once.
@@ -920,6 +998,10 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         state.auction = record
         for item in move.place:
             card = item.value
+            if card not in state.display and state.lost and state.free[card] > 0:
+                # Uncovered in a turn the record lost: it was in the display.
+                state.free[card] -= 1
+                state.display.append(card)
             if card not in state.display:
                 problems.append(Problem(
                     "not-in-display", "V-PLACE-DISPLAY",
@@ -1091,9 +1173,17 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
             state.sizes[state.pile] = state.in_pile
             ended = True
         if ended and not last_pile:
-            if early is not None:
+            if early is not None and not state.lost:
                 problems.append(early)
             each, rest = divmod(state.supply, state.players)
+            if state.lost:
+                # The auctions of the lost turns paid into the supply: what the record
+                # shares out is followed.
+                if move.share is not None:
+                    each = move.share.value
+                if move.rest is not None:
+                    rest = move.rest.value
+                state.lost = 0
             for seat in range(state.players):
                 state.gold[seat] += each
             state.supply = rest
@@ -1283,6 +1373,13 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         other.last_up = state.last_up
         other.last_share = state.last_share
         other.auction = state.auction
+        other.texts = state.texts
+        other.numbers = state.numbers
+        other.shift = state.shift
+        other.lost = state.lost
+        other.pending = state.pending
+        other.calls = state.calls
+        other.offset = state.offset
         return other
 
     # -- legal continuations (lcn.moves) ----------------------------------------------

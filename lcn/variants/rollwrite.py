@@ -668,8 +668,9 @@ def score_sheet(sheet: Sheet, bridges_won: int) -> SheetScore:
 class RollWriteState:
     """The sheets after some turns, the bridges, and what is known of the layout."""
 
-    __slots__ = ("bridges", "evidence", "given", "kinds", "last", "layout_source", "names",
-                 "players", "sheets", "shift", "tokens", "turn")
+    __slots__ = ("bridges", "calls", "evidence", "given", "kinds", "last", "layout_source",
+                 "lost", "names", "numbered", "numbers", "offset", "pending", "players", "sheets",
+                 "shift", "texts", "tokens", "turn")
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
@@ -691,6 +692,23 @@ class RollWriteState:
         #: due (a turn left out or written twice): the record is followed from there on.
         self.shift = 0
         self.last: RollWriteMove | None = None
+        #: The record's turn texts and written move numbers (None where none is written):
+        #: numbers that say two turns were written in each other's place are followed.
+        self.texts: tuple[str, ...] = ()
+        self.numbers: tuple[int | None, ...] = ()
+        #: A turn played ahead of its place (two turns written swapped) and its problems.
+        self.pending: tuple[RollWriteMove, list[Problem]] | None = None
+        #: Turns of the record played so far (``apply`` calls, whatever they did), and how
+        #: far the record's position is from it, as the last move number read told: the
+        #: turn about to be played stands at ``calls + offset`` in the record.
+        self.calls = 0
+        self.offset = 0
+        #: The written move numbers less the expected ones since the last jump.
+        self.numbered = 0
+        #: Whether the numbers jumped ahead (turns left out): the boxes the lost turns filled
+        #: are missing from the sheets, so what the marks say of a box is not held against
+        #: what an earlier filling said, and a full expedition is taken as written.
+        self.lost = False
 
     @property
     def roller(self) -> int:
@@ -718,6 +736,13 @@ def _filled(sheet: Sheet) -> list[int]:
     expeditions are kept in the order of ``COLOURS``): the bridges compare it before and
     after a turn."""
     return [*map(len, sheet.numbers.values()), sheet.artefacts, sheet.dice]
+
+
+def _lost(state: RollWriteState) -> bool:
+    """``state.lost``, or False for a state made without ``__init__`` (a trial copy of
+    some of its parts) that never read a record's numbers."""
+    lost: bool = getattr(state, "lost", False)
+    return lost
 
 
 def _box_label(colour: str, box: int) -> str:
@@ -820,7 +845,20 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             unknown = any(k.arrow is None or k.artefact is None
                           for c in COLOURS for k in state.kinds[c])
             state.layout_source = used[-1] if len(used) == 1 and not unknown else "mixed"
+        state.texts = tuple(turn.text for turn in record.turns)
+        state.numbers = tuple(turn.number for turn in record.turns)
         return state, problems
+
+    @staticmethod
+    def _numbers(state: RollWriteState) -> None:
+        """Read the move number written before the turn about to be played as evidence: a
+        number that jumps ahead shows turns left out (``RollWriteState.lost``)."""
+        turn = state.calls + state.offset
+        written = state.numbers[turn] if 0 <= turn < len(state.numbers) else None
+        if written is not None and turn and written != turn + 1 + state.numbered:
+            if written > turn + 1 + state.numbered:
+                state.lost = True
+            state.numbered = written - turn - 1
 
     # -- turns ------------------------------------------------------------------------
     def parse_move(self, state: RollWriteState, text: str) -> RollWriteMove:
@@ -854,6 +892,40 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                    count=len(left), bridges=join(left), players=", ".join(fresh))
 
     def apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
+        try:
+            return self._turn(state, move)
+        finally:
+            state.calls += 1
+
+    def move_number(self, state: RollWriteState, turn_index: int) -> tuple[int, bool]:
+        # Where the turn stands in the record, for ``apply`` to read its number with it.
+        state.offset = turn_index - state.calls
+        return turn_index + 1, True
+
+    def _turn(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
+        if state.pending is not None:
+            (played, done), state.pending = state.pending, None
+            if played == move:
+                return done
+        turn = state.calls + state.offset
+        numbers = state.numbers
+        if numbers:
+            self._numbers(state)
+        if turn + 1 < len(numbers) and numbers[turn] == turn + 2 and numbers[turn + 1] == turn + 1:
+            # The numbers say that this turn and the next were written in each other's
+            # place (two lines swapped): they are played in the order of their numbers.
+            try:
+                ahead = self.parse_move(state, state.texts[turn + 1])
+            except MoveSyntaxError:
+                ahead = None
+            if ahead is not None:
+                done = self._apply(state, ahead)
+                problems = self._apply(state, move)
+                state.pending = (ahead, done)
+                return problems
+        return self._apply(state, move)
+
+    def _apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
         problems: list[Problem] = []
         roller, choices = self._check_order(state, move, state.roller, problems)
         turn = state.turn + 1
@@ -1155,6 +1227,12 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
             sheet.top[colour] = True
             self._shade(sheet)
             return
+        if step.top and _lost(state):
+            # The turns the record lost filled the rest of the expedition.
+            numbers.extend([value] * (BOXES - len(numbers)))
+            sheet.top[colour] = True
+            self._shade(sheet)
+            return
         if step.top:
             problems.append(Problem(
                 "not-full", "RW-TOP-ARTEFACT",
@@ -1206,7 +1284,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     msg("`+`: the {label} of the sheet's layout carries no artefact, so {name} "
                         "shades none", label=_box_label(colour, box), name=name),
                     offset=step.offset, length=step.length))
-        elif says_artefact != known.artefact:
+        elif says_artefact != known.artefact and not _lost(state):
             seen_turn, seen_seat = state.evidence[(colour, box, "artefact")]
             other = state.names[seen_seat]
             label = _box_label(colour, box)
@@ -1231,7 +1309,7 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                     msg("`>`: the {label} of the sheet's layout carries no acceleration arrow, so "
                         "{name} cannot accelerate from it",
                         label=_box_label(colour, box), name=name), offset=step.offset, length=step.length))
-        elif says_arrow != known.arrow:
+        elif says_arrow != known.arrow and not _lost(state):
             seen_turn, seen_seat = state.evidence[(colour, box, "arrow")]
             other = state.names[seen_seat]
             label = _box_label(colour, box)
@@ -1443,6 +1521,13 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
         other.turn = state.turn
         other.shift = state.shift
         other.last = state.last
+        other.texts = state.texts
+        other.numbers = state.numbers
+        other.pending = state.pending
+        other.calls = state.calls
+        other.offset = state.offset
+        other.numbered = state.numbered
+        other.lost = state.lost
         return other
 
     # -- legal continuations (lcn.moves) ----------------------------------------------

@@ -113,7 +113,7 @@ def row(name: str, deals: int, jobs: int, first: int) -> str:
 
 def analysis_rows(games: int, jobs: int) -> list[str]:
     """Wall time of whole analyses with the default budget, and the marks' stability."""
-    same = total = marked = 0
+    same = alike = total = marked = 0
     walls: list[float] = []
     for index in range(games):
         record = classic_play.random_game(20_000 + index)
@@ -125,13 +125,15 @@ def analysis_rows(games: int, jobs: int) -> list[str]:
         for first, second in zip(runs[0].decisions, runs[1].decisions, strict=True):
             total += 1
             same += first.mark == second.mark
+            alike += (first.mark is None) == (second.mark is None)
             marked += first.mark is not None
     decisions = total
     return [f"| analysis of a whole game, {ANALYSIS_SECONDS} s a decision on {jobs} processes | "
             f"{statistics.fmean(walls):.1f} s a game ({games} games, {decisions} decisions), "
             f"{sum(walls) / (2 * decisions):.2f} s a decision |",
             f"| the same marks with two seeds | {100 * same / total:.1f} % of {total} decisions "
-            f"({marked} marked with the first seed) |"]
+            f"({marked} marked with the first seed) |",
+            f"| the same decisions marked (any mark) with two seeds | {100 * alike / total:.1f} % |"]
 
 
 def main(argv: list[str] | None = None) -> int:

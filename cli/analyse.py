@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 import lcn
-from lcn.analysis import GLYPHS, Analysis, NotAnalysable, analyse
+from lcn.analysis import ANALYSIS_SECONDS, GLYPHS, Analysis, NotAnalysable, analyse
 from lcn.messages import msg
 from lcn.moves import InvalidRecord
 
@@ -58,7 +58,7 @@ def _text(number: int, analysis: Analysis) -> None:
               help="analyse only this game of the file (default: every game)")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="seed of the search: with --playouts the analysis is repeatable")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=60.0), default=0.5,
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=60.0), default=ANALYSIS_SECONDS,
               show_default=True, help="search time per decision")
 @click.option("--playouts", type=click.IntRange(min=1, max=1_000_000), default=None,
               help="playouts per decision instead of a time (repeatable with --seed)")

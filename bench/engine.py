@@ -111,8 +111,9 @@ def row(name: str, deals: int, jobs: int, first: int) -> str:
             f"{1000 * seconds:.1f} ms |")
 
 
-def analysis_rows(games: int, jobs: int) -> list[str]:
-    """Wall time of whole analyses with the default budget, and the marks' stability."""
+def analysis_rows(games: int, jobs: int, playouts: int | None = None) -> list[str]:
+    """Wall time of whole analyses with the default budget (or ``playouts`` a decision), and
+    the marks' stability."""
     same = alike = total = marked = 0
     walls: list[float] = []
     for index in range(games):
@@ -120,7 +121,8 @@ def analysis_rows(games: int, jobs: int) -> list[str]:
         runs = []
         for seed in (1, 2):
             start = time.perf_counter()
-            runs.append(analyse(record, seed=seed, seconds=ANALYSIS_SECONDS, jobs=jobs))
+            runs.append(analyse(record, seed=seed, seconds=ANALYSIS_SECONDS, playouts=playouts,
+                                jobs=jobs))
             walls.append(time.perf_counter() - start)
         for first, second in zip(runs[0].decisions, runs[1].decisions, strict=True):
             total += 1
@@ -128,7 +130,8 @@ def analysis_rows(games: int, jobs: int) -> list[str]:
             alike += (first.mark is None) == (second.mark is None)
             marked += first.mark is not None
     decisions = total
-    return [f"| analysis of a whole game, {ANALYSIS_SECONDS} s a decision on {jobs} processes | "
+    budget = f"{playouts} playouts" if playouts else f"{ANALYSIS_SECONDS} s"
+    return [f"| analysis of a whole game, {budget} a decision on {jobs} processes | "
             f"{statistics.fmean(walls):.1f} s a game ({games} games, {decisions} decisions), "
             f"{sum(walls) / (2 * decisions):.2f} s a decision |",
             f"| the same marks with two seeds | {100 * same / total:.1f} % of {total} decisions "
@@ -147,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="first deal's seed (the rows of one run share their deals)")
     parser.add_argument("--analysis", type=int, default=0,
                         help="also analyse this many games twice: time and stability of the marks")
+    parser.add_argument("--analysis-playouts", type=int, default=None,
+                        help="playouts a decision for --analysis instead of the default time")
     args = parser.parse_args(argv)
     print("| player vs heuristic | mirrored deals | margin per round ± s.e. | rounds won | "
           "time per move |")
@@ -157,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print("| analysis | figure |")
         print("| --- | --- |")
-        for line in analysis_rows(args.analysis, args.jobs):
+        for line in analysis_rows(args.analysis, args.jobs, args.analysis_playouts):
             print(line, flush=True)
     return 0
 

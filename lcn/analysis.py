@@ -8,7 +8,8 @@ player's own view of it would be. :mod:`lcn.search` then plays every candidate o
 sampled deals.
 
 How a loss becomes a mark. A move's *loss* is the expected final margin the best move would
-have kept, less the played move's, on the deals both met. Lost Cities is scored over a match
+have kept, less the played move's, measured again on fresh deals once the search has named
+the best (:data:`DUEL_SHARE` of the budget; ``lcn.search.duel`` says why). Lost Cities is scored over a match
 of rounds whose points add up, so a point lost in a round already lost is as real as one lost
 in a close round: the loss is turned into a drop of the chance of winning *an even match*,
 ``100 · tanh(loss / (4 · SCALE))`` percentage points — the win chance of a logistic model
@@ -37,7 +38,7 @@ from .games import Judge, Point
 from .messages import msg
 from .model import GameRecord
 from .reader import read_games
-from .search import Judged, SearchResult, lower_bound, search
+from .search import Judged, SearchResult, duel, lower_bound, search
 from .validate import validate_record
 from .variants import Variant, find_variant
 
@@ -47,6 +48,9 @@ SCALE = 20.0
 MARKS = (("blunder", 15.0), ("mistake", 10.0), ("inaccuracy", 5.0))
 #: The glyph each mark is written with in LCN and on the site.
 GLYPHS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+#: The share of a decision's budget spent measuring the loss of the move played against the
+#: search's best on fresh deals (``lcn.search.duel``); the rest finds the best.
+DUEL_SHARE = 0.3
 #: The fewest deals both moves must have met for a mark: below it the standard error itself
 #: is too uncertain to bound the loss with.
 MIN_MARK_SAMPLES = 30
@@ -287,14 +291,23 @@ def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
     except NotAnalysable:
         return None
     assert move is not None
-    result: SearchResult = search(infoset, seed=seed, seconds=seconds, playouts=playouts, keep=(move,))
+    share = 1.0 - DUEL_SHARE
+    result: SearchResult = search(infoset, seed=seed, keep=(move,),
+                                  seconds=None if seconds is None else seconds * share,
+                                  playouts=None if playouts is None else max(1, int(playouts * share)))
     best = result.best
     played = result.judged(move)
     if best.move == move:
         loss = error = 0.0
         samples = best.samples
     else:
-        difference = result.difference(best.move, move)
+        # The loss is measured again on fresh deals: on the search's own, the best move is the
+        # highest of many noisy means and looks better than it is (``lcn.search.duel``).
+        again = duel(infoset, best.move, move, seed=None if seed is None else seed + 1,
+                     seconds=None if seconds is None else seconds * DUEL_SHARE,
+                     playouts=None if playouts is None else max(2, int(playouts * DUEL_SHARE)))
+        best, played = again.judged(best.move), again.judged(move)
+        difference = again.difference(best.move, move)
         loss, error, samples = max(0.0, difference.points), difference.points_error, difference.samples
     drop = win_drop(loss)
     # The drop's error, by the slope of the drop at the loss (the delta method).

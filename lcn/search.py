@@ -261,6 +261,40 @@ def search(infoset: InformationSet, *, seed: int | None = None, seconds: float |
     return SearchResult(seat, judged, len(deals), budget.used, budget.elapsed)
 
 
+def duel(infoset: InformationSet, first: int, second: int, *, seed: int | None = None,
+         seconds: float | None = None, playouts: int | None = None) -> SearchResult:
+    """``first`` and ``second`` judged again on deals of their own (``difference`` then says
+    how much ``second`` loses).
+
+    A search picks its best move as the highest of many noisy means on the same deals, so
+    on those deals the best looks better than it is (the winner's curse), and a loss read
+    from them is too large. Played again on fresh deals, two moves' difference is measured
+    without that bias, which is what marking a move needs. The budget counts playouts of both
+    moves (two a deal).
+    """
+    rng = random.Random(seed)
+    budget = Budget(seconds, playouts)
+    seat = infoset.seat
+    one: list[int] = []
+    two: list[int] = []
+    going = True
+    while going:
+        core: PlayingCore = infoset.sample(rng)  # type: ignore[assignment]
+        dice = rng.getrandbits(64)
+        for move, margins in ((first, one), (second, two)):
+            line = core.copy()
+            if line.step(move):
+                raise ValueError(f"move {move} is not legal here")
+            playout(line, random.Random(dice))
+            margins.append(margin(line.score(), seat))
+            going = budget.spend() and going
+        if len(one) >= MAX_DEALS:
+            break
+    return SearchResult(seat, (Judged(first, core.word(first), tuple(one)),
+                               Judged(second, core.word(second), tuple(two))),
+                        len(one), budget.used, budget.elapsed)
+
+
 def lower_bound(mean: float, error: float, z: float = Z_95) -> float:
     """The one-sided lower confidence bound of a mean: what a loss surely is at least."""
     return mean - z * error

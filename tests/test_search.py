@@ -329,3 +329,12 @@ def test_each_players_analysis_of_the_whole_deal_is_that_of_their_own_view() -> 
     public = classic_play.strip_deal(record, keep=None)
     with pytest.raises(NotAnalysable, match="no hand"):
         analyse(public, seed=5, playouts=10)
+
+
+def test_a_number_card_before_the_wagers_in_hand_is_told_as_such() -> None:
+    sample = Path(__file__).resolve().parent.parent / "samples" / "classic" / "full-deal.lcn"
+    record = lcn.read_game(sample.read_text(encoding="utf-8"))
+    # Pia opens red with R2 holding both red wagers: they can no longer be played.
+    decision, = analyse(record, seed=1, playouts=1500, turns=[1]).decisions
+    assert (decision.played, decision.mark) == ("R2/d", "blunder")
+    assert decision.reason == "shuts out the 2 red wager cards in your hand"

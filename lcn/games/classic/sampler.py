@@ -100,8 +100,9 @@ class InfoSet:
 
     def reason(self, best: int, played: int) -> Message | None:
         """Why ``best`` is better than ``played`` here, in one line, when a plain fact of the
-        position says it (a card that fitted thrown away, an expedition opened too late, a
-        card given to the other player, ranks jumped over, a discard pile's card left); None
+        position says it (a card that fitted thrown away, wager cards in the hand shut out by
+        a number card, an expedition opened too late, a card given to the other player, ranks
+        jumped over, a discard pile's card left); None
         when the difference lies only in what the playouts found.
 
         The facts are read from this seat's view alone, as the search judged the moves.
@@ -124,6 +125,11 @@ class InfoSet:
 
         if discard_p and not (same_card and discard_b) and rank and fits(mine + colour):
             return msg("throws away the {card} that fits your {colour} expedition", card=name,
+                       colour=colour_name(letter))
+        wagers_held = self.hand.count(colour * tables.ranks)  # the colour's wager card
+        if not discard_p and rank and not self.top[mine + colour] and wagers_held \
+                and not (not discard_b and tables.colour_of[card_b] == colour and tables.rank_of[card_b]):
+            return msg("shuts out the {count} {colour} wager cards in your hand", count=wagers_held,
                        colour=colour_name(letter))
         if not discard_p and not self.count[mine + colour] and not (same_card and not discard_b):
             if self.pile_size <= 12:

@@ -129,6 +129,8 @@ class InfoSet:
         wagers_held = self.hand.count(colour * tables.ranks)  # the colour's wager card
         if not discard_p and rank and not self.top[mine + colour] and wagers_held \
                 and not (not discard_b and tables.colour_of[card_b] == colour and tables.rank_of[card_b]):
+            if wagers_held == 1:
+                return msg("shuts out the {colour} wager card in your hand", colour=colour_name(letter))
             return msg("shuts out the {count} {colour} wager cards in your hand", count=wagers_held,
                        colour=colour_name(letter))
         if not discard_p and not self.count[mine + colour] and not (same_card and not discard_b):

@@ -57,6 +57,9 @@ MIN_MARK_SAMPLES = 30
 #: The per-decision budget of an analysis when none is given, in seconds: a classic game of
 #: some 50 decisions in about half a minute on two cores (``lcn analyse --jobs 2``).
 ANALYSIS_SECONDS = 1.0
+#: The most decisions one analysis judges: a whole game of any of the games has a few hundred
+#: at most, and a record far longer is not a game to spend hours of search on.
+MAX_DECISIONS = 2_000
 #: The most seconds (per decision) and playouts a caller may ask for.
 MAX_SECONDS = 60.0
 MAX_PLAYOUTS = 1_000_000
@@ -360,6 +363,9 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
     asked = None if turns is None else set(turns)
     points = judge.points(game)
     wanted = [index for index, point in enumerate(points) if asked is None or point.turn in asked]
+    if len(wanted) > MAX_DECISIONS:
+        raise NotAnalysable(msg("the game has {count} decisions to judge; an analysis judges at most "
+                                "{most} (ask for some turns)", count=len(wanted), most=MAX_DECISIONS))
     base = random.Random(seed).getrandbits(32) if seed is not None else None
     seeds = [None if base is None else base * 1_000_003 + points[index].turn * 4096 + points[index].word
              for index in wanted]

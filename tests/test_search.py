@@ -338,3 +338,13 @@ def test_a_number_card_before_the_wagers_in_hand_is_told_as_such() -> None:
     decision, = analyse(record, seed=1, playouts=1500, turns=[1]).decisions
     assert (decision.played, decision.mark) == ("R2/d", "blunder")
     assert decision.reason == "shuts out the 2 red wager cards in your hand"
+
+
+def test_an_analysis_of_too_many_decisions_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import lcn.analysis
+
+    record = classic_play.random_game(71)
+    monkeypatch.setattr(lcn.analysis, "MAX_DECISIONS", 10)
+    with pytest.raises(NotAnalysable, match="at most 10"):
+        analyse(record, seed=1, playouts=10)
+    assert len(analyse(record, seed=1, playouts=10, turns=range(1, 11)).decisions) == 10

@@ -354,6 +354,14 @@ LOOP_ALLOWED: dict[tuple[str, str], str] = {
     ("lcn/variants/classic_play.py",
      "drawn = tables.names[core.piles[config.colours.index(move.draw)][-1]]"):
         "the colour letters of a card set: five or six",
+    ("lcn/variants/rivals.py", "if card not in state.display and state.lost and state.free[card] > 0:"):
+        "the display: a handful of cards; a card a lost turn uncovered is added once per copy "
+        "left, and the placement being read takes it",
+    ("lcn/variants/rivals.py", "if card not in state.display:"):
+        "the display: a handful of cards; a card a lost turn uncovered is added once per copy "
+        "left, and the placement being read takes it",
+    ("lcn/variants/rollwrite_play.py", "colours = [COLOURS.index(rng.choice(COLOURS)) for _ in range(3)]"):
+        "the six colours of the dice",
     ("lcn/games/rivals/core.py", "if card not in display:"):
         "the display: a handful of cards, one removed for each added",
     ("lcn/games/rivals/core.py", "if phase == BOXED or card not in display:"):

@@ -19,17 +19,8 @@ from lcn.analysis import ANALYSIS_SECONDS, GLYPHS, Analysis, NotAnalysable, anal
 from lcn.messages import msg
 from lcn.moves import InvalidRecord
 
-from .io import (
-    INPUT_PATH,
-    InputError,
-    SourceLines,
-    jobs_option_value,
-    open_source,
-    printable,
-    reading,
-    render_diagnostic,
-    say,
-)
+from .io import INPUT_PATH, InputError, jobs_option_value, open_source, printable, reading, say
+from .moves import show_invalid
 
 
 def _display(name: str) -> str:
@@ -88,7 +79,7 @@ def analyse_command(file: str, game_no: int | None, seed: int | None, seconds: f
                              jobs=jobs_option_value(jobs))
         except InvalidRecord as exc:
             failed = True
-            _invalid(exc.diagnostics, display, source)
+            show_invalid(exc.diagnostics, display, source, "text")
             games.append({"game": index, "error": "the record is not valid",
                           "diagnostics": [d.to_json() for d in exc.diagnostics]})
             continue
@@ -104,16 +95,6 @@ def analyse_command(file: str, game_no: int | None, seed: int | None, seconds: f
         click.echo(json.dumps({"games": games}, ensure_ascii=True, indent=2))
     if failed:
         sys.exit(1)
-
-
-def _invalid(diagnostics: list[lcn.Diagnostic], display: str, source: Any) -> None:
-    lines = SourceLines(source)
-    try:
-        shown = lines.get(d.line for d in diagnostics if d.line)
-        for d in diagnostics:
-            click.echo(render_diagnostic(d, display, shown, False), err=True)
-    finally:
-        lines.close()
 
 
 COMMANDS = [analyse_command]

@@ -61,7 +61,7 @@ def moves(file: str, game_no: int, turn: int | None, fmt: str) -> None:
     try:
         position = lcn.legal_moves(record, turn=turn)
     except InvalidRecord as exc:
-        _invalid(exc.diagnostics, display, source, fmt)
+        show_invalid(exc.diagnostics, display, source, fmt)
         sys.exit(1)
     except ValueError as exc:
         raise InputError(msg("{name}: {error}",
@@ -83,7 +83,7 @@ def moves(file: str, game_no: int, turn: int | None, fmt: str) -> None:
         click.echo(f"  {move.lcn:<{width}}  {printable(say(move.label))}")
 
 
-def _invalid(diagnostics: list[lcn.Diagnostic], display: str, source: Path, fmt: str) -> None:
+def show_invalid(diagnostics: list[lcn.Diagnostic], display: str, source: Path, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps({"error": "the record is not valid up to that turn",
                                "diagnostics": [d.to_json() for d in diagnostics]},

@@ -168,44 +168,40 @@ class Judge(Protocol):
         ...
 
 
-#: The game package whose ``lister(variant)`` serves each built-in variant, by the variant's
-#: class: a subclass (another engine's rules) is not served, and keeps its engine's path.
-_LISTERS = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.verdict",
-            "lcn.variants.rivals.RivalsVariant": "lcn.games.rivals.verdict",
-            "lcn.variants.rollwrite.RollWriteVariant": "lcn.games.rollwrite.verdict"}
+#: The game package of each built-in variant, by the variant's class: a subclass (another
+#: engine's rules) is not served, and keeps its engine's path.
+_PACKAGES = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic",
+             "lcn.variants.rivals.RivalsVariant": "lcn.games.rivals",
+             "lcn.variants.rollwrite.RollWriteVariant": "lcn.games.rollwrite"}
+#: Each maker (``verdict.lister``, ``judge.judge``) once imported: an import statement costs
+#: more than listing a position's moves.
+_MAKERS: dict[str, Any] = {}
+
+
+def _built_in(variant: Variant[Any, Any], module: str, name: str) -> Any:
+    """What the built-in game's ``module`` makes for ``variant`` by its function ``name``, or
+    None for a variant that is not a built-in game's."""
+    kind = type(variant)
+    package = _PACKAGES.get(f"{kind.__module__}.{kind.__qualname__}")
+    if package is None:
+        return None
+    path = f"{package}.{module}"
+    make = _MAKERS.get(path)
+    if make is None:
+        make = _MAKERS[path] = getattr(importlib.import_module(path), name)
+    return make(variant)
 
 
 def built_in_lister(variant: Variant[Any, Any]) -> MoveLister | None:
     """The lister of a built-in game's variant on its core, or None for any other variant."""
-    kind = type(variant)
-    module = _LISTERS.get(f"{kind.__module__}.{kind.__qualname__}")
-    if module is None:
-        return None
-    make = _MAKERS.get(module)
-    if make is None:
-        make = _MAKERS[module] = importlib.import_module(module).lister
-    lister: MoveLister | None = make(variant)
+    lister: MoveLister | None = _built_in(variant, "verdict", "lister")
     return lister
-
-
-#: The game package whose ``judge(variant)`` serves each built-in variant (as ``_LISTERS``).
-_JUDGES = {"lcn.variants.classic.ClassicVariant": "lcn.games.classic.judge",
-           "lcn.variants.rivals.RivalsVariant": "lcn.games.rivals.judge",
-           "lcn.variants.rollwrite.RollWriteVariant": "lcn.games.rollwrite.judge"}
 
 
 def built_in_judge(variant: Variant[Any, Any]) -> Judge | None:
     """The judge of a built-in game's variant, or None for any other variant."""
-    kind = type(variant)
-    module = _JUDGES.get(f"{kind.__module__}.{kind.__qualname__}")
-    if module is None:
-        return None
-    judge: Judge = importlib.import_module(module).judge(variant)
+    judge: Judge | None = _built_in(variant, "judge", "judge")
     return judge
-
-
-#: Each game package's ``lister``, once imported (an import statement costs more than a list).
-_MAKERS: dict[str, Any] = {}
 
 
 __all__ = ["GameCore", "InformationSet", "Judge", "Listing", "MoveLister", "Point", "built_in_judge",

@@ -510,45 +510,10 @@ class RollWriteCore:
         """Every decision of the player to write, each once (fully marked)."""
         if self.over or self.roll is None:
             return []
-        base = self.player * 6
-        count, claimed = self.count, self.claimed
-        arrows, artefacts = self.arrows, self.artefacts
-        if self.pending:
-            moves = []
-            for colour in range(6):
-                filled = count[base + colour]
-                at = NEXT + colour * 7
-                if filled == BOXES:
-                    if not claimed[base + colour]:
-                        moves.append(at + TOP)
-                else:
-                    box = colour * BOXES + filled
-                    moves += [at + mark for mark in BOX_OPTIONS[artefacts[box] * 5 + arrows[box]]]
-            return moves
+        if self.pending:  # an acceleration under way: the dice play no part
+            return self._listed(BOX_OPTIONS, (), ())
         colours, numbers = self.roll if self.step_in_turn == 0 else self.pool  # type: ignore[misc]
-        moves = [REFUSE]
-        top, circle = self.top, self.circle
-        dies = DISTINCT[numbers]
-        for colour in DISTINCT[colours]:
-            cell = base + colour
-            filled = count[cell]
-            highest = top[cell]
-            for die in dies:
-                if die == 0 and filled == 0:
-                    if circle[cell] == 0:
-                        moves.append(1 + colour)
-                    continue
-                value = die or 10
-                if value < highest:
-                    continue
-                at = WRITE + (colour * 10 + value - 1) * 7
-                if filled == BOXES:
-                    if not claimed[cell]:
-                        moves.append(at + TOP)
-                else:
-                    box = colour * BOXES + filled
-                    moves += [at + mark for mark in BOX_OPTIONS[artefacts[box] * 5 + arrows[box]]]
-        return moves
+        return self._listed(BOX_OPTIONS, DISTINCT[colours], DISTINCT[numbers])
 
     def record_moves(self, written: Roll | None = None) -> list[int]:
         """Every word a record may write next, each once, in the order ``lcn.legal_moves``
@@ -559,6 +524,19 @@ class RollWriteCore:
         """
         if self.over or self.roll is None:
             return []
+        if self.pending:
+            return self._listed(BOX_ACCEPTED, (), ())
+        colours, numbers = self.roll if self.step_in_turn == 0 else self.pool  # type: ignore[misc]
+        order = written or self.roll
+        return self._listed(BOX_ACCEPTED, [colour for colour in dict.fromkeys(order[0]) if colour in colours],
+                            [die for die in dict.fromkeys(order[1]) if die in numbers])
+
+    def _listed(self, marks: Sequence[Sequence[int]], colours: Iterable[int], dies: Sequence[int]
+                ) -> list[int]:
+        """The decisions of the player to write: the boxes an acceleration under way may take,
+        or else each choice of the ``colours`` and ``dies`` left (each once, in that order),
+        a box written with each set of ``marks`` its kind takes (the rules written once for
+        both listings)."""
         base = self.player * 6
         count, claimed = self.count, self.claimed
         arrows, artefacts = self.arrows, self.artefacts
@@ -572,16 +550,11 @@ class RollWriteCore:
                         moves.append(at + TOP)
                 else:
                     box = colour * BOXES + filled
-                    moves += [at + mark for mark in BOX_ACCEPTED[artefacts[box] * 5 + arrows[box]]]
+                    moves += [at + mark for mark in marks[artefacts[box] * 5 + arrows[box]]]
             return moves
-        colours, numbers = self.roll if self.step_in_turn == 0 else self.pool  # type: ignore[misc]
-        order = written or self.roll
         moves = [REFUSE]
         top, circle = self.top, self.circle
-        dies = [die for die in dict.fromkeys(order[1]) if die in numbers]
-        for colour in dict.fromkeys(order[0]):
-            if colour not in colours:
-                continue
+        for colour in colours:
             cell = base + colour
             filled = count[cell]
             highest = top[cell]
@@ -599,7 +572,7 @@ class RollWriteCore:
                         moves.append(at + TOP)
                 else:
                     box = colour * BOXES + filled
-                    moves += [at + mark for mark in BOX_ACCEPTED[artefacts[box] * 5 + arrows[box]]]
+                    moves += [at + mark for mark in marks[artefacts[box] * 5 + arrows[box]]]
         return moves
 
     def playout_move(self, rng: random.Random) -> int:

@@ -38,7 +38,7 @@ from .games import Judge, Point
 from .messages import msg
 from .model import GameRecord
 from .reader import read_games
-from .search import Judged, SearchResult, duel, lower_bound, search
+from .search import Z_95, Judged, SearchResult, duel, lower_bound, search
 from .validate import validate_record
 from .variants import Variant, find_variant
 
@@ -54,6 +54,9 @@ DUEL_SHARE = 0.3
 #: The fewest deals both moves must have met for a mark: below it the standard error itself
 #: is too uncertain to bound the loss with.
 MIN_MARK_SAMPLES = 30
+#: How many more times a loss whose mark is not yet settled is measured again on fresh deals
+#: (each time with the duel's budget; see :func:`unsettled`).
+SETTLE_ROUNDS = 3
 #: The per-decision budget of an analysis when none is given, in seconds: a classic game of
 #: some 50 decisions in about half a minute on two cores (``lcn analyse --jobs 2``).
 ANALYSIS_SECONDS = 1.0
@@ -199,6 +202,25 @@ def mark_of(loss: float, error: float) -> str | None:
     return None
 
 
+def unsettled(loss: float, error: float, samples: int) -> bool:
+    """Whether another measure of the same loss could well give it another mark.
+
+    A mark is read from the loss's lower bound, which is itself a noisy figure: its standard
+    error is about the loss's. A decision whose bound lies within that noise of a mark's
+    threshold (or that has met too few deals to be marked at all) gets one mark with one seed
+    and another with the next, which is what players see as an analysis that contradicts
+    itself. Measuring such a loss again on more deals shrinks the band until the threshold
+    falls outside it; decisions far from every threshold, most of them, cost nothing more.
+    """
+    if samples < MIN_MARK_SAMPLES:
+        return True
+    if not math.isfinite(error):
+        return True
+    low = win_drop(loss - 2 * Z_95 * error)
+    high = win_drop(loss)
+    return any(low < threshold <= high for _, threshold in MARKS)
+
+
 def _record(record: GameRecord | str) -> GameRecord:
     if isinstance(record, GameRecord):
         return record
@@ -306,12 +328,26 @@ def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
     else:
         # The loss is measured again on fresh deals: on the search's own, the best move is the
         # highest of many noisy means and looks better than it is (``lcn.search.duel``).
-        again = duel(infoset, best.move, move, seed=None if seed is None else seed + 1,
-                     seconds=None if seconds is None else seconds * DUEL_SHARE,
-                     playouts=None if playouts is None else max(2, int(playouts * DUEL_SHARE)))
-        best, played = again.judged(best.move), again.judged(move)
-        difference = again.difference(best.move, move)
-        loss, error, samples = max(0.0, difference.points), difference.points_error, difference.samples
+        # A loss near a mark's threshold is measured again, on more fresh deals, until its
+        # mark is settled or the rounds are spent (``unsettled``).
+        best_margins: list[int] = []
+        played_margins: list[int] = []
+        for round_ in range(1 + SETTLE_ROUNDS):
+            again = duel(infoset, best.move, move,
+                         seed=None if seed is None else seed + 1 + round_,
+                         seconds=None if seconds is None else seconds * DUEL_SHARE,
+                         playouts=None if playouts is None else max(2, int(playouts * DUEL_SHARE)))
+            best_margins.extend(again.judged(best.move).margins)
+            played_margins.extend(again.judged(move).margins)
+            pooled = SearchResult(again.seat, (Judged(best.move, best.lcn, tuple(best_margins)),
+                                               Judged(move, played.lcn, tuple(played_margins))),
+                                  len(best_margins), 0, 0.0)
+            difference = pooled.difference(best.move, move)
+            loss, error = max(0.0, difference.points), difference.points_error
+            samples = difference.samples
+            if not unsettled(loss, error, samples):
+                break
+        best, played = pooled.judged(best.move), pooled.judged(move)
     drop = win_drop(loss)
     # The drop's error, by the slope of the drop at the loss (the delta method).
     drop_error = 100.0 / (4.0 * SCALE) / math.cosh(loss / (4.0 * SCALE)) ** 2 * error \

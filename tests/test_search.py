@@ -8,6 +8,7 @@ and a count of playouts; a plainly bad move must be marked, and the engine's own
 from __future__ import annotations
 
 import json
+import math
 import random
 from itertools import compress
 from pathlib import Path
@@ -18,7 +19,16 @@ from click.testing import CliRunner
 from lcn_cli.main import cli
 
 import lcn
-from lcn.analysis import NotAnalysable, analyse, best_move, mark_of, move_accuracy, win_drop
+from lcn.analysis import (
+    MIN_MARK_SAMPLES,
+    NotAnalysable,
+    analyse,
+    best_move,
+    mark_of,
+    move_accuracy,
+    unsettled,
+    win_drop,
+)
 from lcn.games.classic.core import ClassicCore
 from lcn.games.classic.sampler import Table, infoset_from_record
 from lcn.model import GameRecord
@@ -149,6 +159,28 @@ def test_marks_need_the_loss_to_clear_its_noise() -> None:
     assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
     assert move_accuracy(50.0) < move_accuracy(10.0) < 100.0
     assert move_accuracy(1000.0) == 0.0
+
+
+def test_a_loss_near_a_marks_threshold_is_measured_again() -> None:
+    # Far from every threshold, with deals enough: settled.
+    assert not unsettled(0.0, 0.5, 200)
+    assert not unsettled(40.0, 1.0, 200)
+    assert not unsettled(10.0, 0.5, 200)  # a mistake whose bound is far from 10 and 15 points
+    # A bound within its own noise of a threshold, or too few deals: measured again.
+    assert unsettled(9.0, 1.0, 200)  # bound 7.4 points (9.2 %): a mistake (10 %) within its noise
+    assert unsettled(10.0, 3.0, 200)
+    assert unsettled(40.0, 1.0, MIN_MARK_SAMPLES - 1)
+    assert unsettled(40.0, math.inf, 200)
+
+
+def test_an_unsettled_loss_meets_more_deals_than_a_settled_one() -> None:
+    record = classic_play.random_game(20_000)
+    judged = analyse(record, seed=1, playouts=400, turns=range(1, 21)).decisions
+    plain = [d.samples for d in judged if d.best != d.played and not unsettled(d.loss, d.loss_error, d.samples)]
+    again = [d.samples for d in judged if d.best != d.played and d.samples > max(plain, default=0)]
+    assert plain and again, [(d.loss, d.loss_error, d.samples) for d in judged]
+    # The duel's share of 400 playouts is 60 deals; settling adds up to three times as many.
+    assert max(plain) <= 60 < min(again) <= 240
 
 
 def _cut_after(record: GameRecord, index: int, word: str) -> GameRecord:

@@ -12,11 +12,13 @@ several words), which is the only thing the reader needs to know about a variant
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
 import unicodedata
 import warnings
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from itertools import count, islice, repeat
@@ -1163,24 +1165,34 @@ def read_game(source: Source, *, strict: bool = False) -> GameRecord | None:
         Bo B2/d
 
     A file that can seek is read line by line and set back to the start of the line that
-    begins the next game, so each game is what :func:`read_games` gives (line numbers count
-    from where the read started). From a stream that cannot seek (a pipe), a game ends at
-    the first blank line after its termination, as games are written; a next game that
-    follows with no blank line in between loses its first line there: use
-    :func:`read_games` on such a stream.
+    begins the next game, so each game is what :func:`read_games` gives. From a stream that
+    cannot seek (a pipe), a game ends at the first blank line after its termination, as games
+    are written; a next game that follows with no blank line in between loses its first line
+    there: use :func:`read_games` on such a stream. Line numbers in diagnostics go on from
+    game to game as the file numbers its lines, as long as nothing else moves the file in
+    between.
     """
     if isinstance(source, str):
         _warn_if_path(source)
     if isinstance(source, (str, bytes, os.PathLike)):
         return next(iter(Reader(source, strict=strict)), None)
     lines = _HandleLines.of(source)
-    reader = Reader(lines.source, strict=strict)
+    first_line = lines.resumed_line()
+    reader = Reader(lines.source, strict=strict, first_line=first_line)
     reader._until_blank = not lines.seekable
     games = iter(reader)
     try:
         return next(games, None)
     finally:
         lines.give_back(reader._until_blank)
+        lines.remember(first_line)
+
+
+#: Where :func:`read_game` left each open file: the file's position (None when it cannot
+#: tell) and the number of the line that comes next there. A loop of ``read_game(handle)``
+#: thus numbers lines as the file does, not from each game's start; a file moved by someone
+#: else in between (its position is not the one left) is counted from where it stands.
+_LEFT_AT: weakref.WeakKeyDictionary[Any, tuple[int | None, int]] = weakref.WeakKeyDictionary()
 
 
 #: What makes a str look like a file name rather than a game: one word ending in a file
@@ -1224,6 +1236,9 @@ class _HandleLines:
         except (AttributeError, OSError, ValueError):
             self.seekable = False  # no seek, or tell() refused (a file iterated with next())
         self.position = self.start
+        #: Lines read, and whether the last one read is set back (the next game's first).
+        self.read = 0
+        self.given_back = False
         self.source: Source = _TextLineSource(self) if text else _BinaryLineSource(self)  # type: ignore[assignment]
 
     @classmethod
@@ -1240,6 +1255,8 @@ class _HandleLines:
         else:
             self.last_start = self.position
         line: bytes | str = self.handle.readline(limit)
+        if line:
+            self.read += 1
         if not line:
             self.at_end = True
         elif not self.text:
@@ -1250,6 +1267,31 @@ class _HandleLines:
         """Set the file back to the start of the line read past the game."""
         if self.seekable and not self.at_end and not until_blank and self.last_start is not None:
             self.handle.seek(self.last_start)
+            self.given_back = True
+
+    def _tell(self) -> int | None:
+        if not self.seekable:
+            return None
+        try:
+            return int(self.handle.tell())
+        except (OSError, ValueError):
+            return None
+
+    def resumed_line(self) -> int:
+        """The number of the file's line at which this read starts: 1, or where the last
+        :func:`read_game` on the same file left it."""
+        try:
+            left = _LEFT_AT.get(self.handle)
+        except TypeError:  # a file object that cannot be weakly referenced
+            return 1
+        if left is None or left[0] != self._tell():
+            return 1
+        return left[1]
+
+    def remember(self, first_line: int) -> None:
+        """Note where this read left the file, for the next one to go on counting."""
+        with contextlib.suppress(TypeError):  # a file object that cannot be weakly referenced
+            _LEFT_AT[self.handle] = (self._tell(), first_line + self.read - self.given_back)
 
 
 class _TextLineSource(io.TextIOBase):

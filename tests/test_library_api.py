@@ -85,6 +85,38 @@ def test_read_game_loop_on_a_stream_that_cannot_seek(tmp_path: Path) -> None:
     assert games == expected
 
 
+def _lines_of_loop(handle: io.IOBase) -> list[int]:
+    lines = []
+    while (game := lcn.read_game(handle)) is not None:  # type: ignore[arg-type]
+        lines.append(game.line)
+    return lines
+
+
+def test_read_game_loop_numbers_lines_as_the_file_does(tmp_path: Path) -> None:
+    path, _ = _big_file(tmp_path)
+    expected = [game.line for game in lcn.read_games(path)]
+    assert expected[1] > 1  # games after the first start further down
+    with path.open("rb") as handle:
+        assert _lines_of_loop(handle) == expected
+    with path.open(encoding="utf-8") as text:
+        assert _lines_of_loop(text) == expected
+    with subprocess.Popen(["cat", str(path)], stdout=subprocess.PIPE) as cat:
+        assert cat.stdout is not None
+        assert _lines_of_loop(cat.stdout) == expected  # type: ignore[arg-type]
+    # A diagnostic of the second game names the file's line, not one counted from the game.
+    broken = '[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d B2/d *\n\n' \
+             '[Player1 "Cy"]\n[Player2 "Di"]\n\n1. R5/d B2/d\n2. Q9/d *\n'
+    handle = io.StringIO(broken)
+    assert lcn.read_game(handle) is not None
+    second = lcn.read_game(handle)
+    assert second is not None
+    assert [d.line for d in lcn.validate_record(second).diagnostics if d.is_error][:1] == [10]
+    # A file moved by its owner in between is counted from where it then stands.
+    handle.seek(0)
+    again = lcn.read_game(handle)
+    assert again is not None and again.line == 1
+
+
 def test_tags_is_a_mutable_mapping_that_keeps_the_order() -> None:
     tags = lcn.Tags({"Player1": "Ada", "Player2": "Bo"})
     assert isinstance(tags, MutableMapping)

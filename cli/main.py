@@ -48,6 +48,7 @@ from .io import (
 from .progress import Progress, TrackedRun
 
 if TYPE_CHECKING:
+    from lcn.cluster import Cluster
     from lcn.parallel import SentReport
 
 FORMATS = click.Choice(["text", "json"])
@@ -245,6 +246,25 @@ def _dump(data: Any) -> None:
     click.echo(json_text(_json_dumps(data, ensure_ascii=False, indent=2)))
 
 
+def refuse_jobs_with_dask(dask_address: str | None, jobs: int) -> None:
+    """``--jobs`` and ``--dask`` of a command: the cluster's workers are its processes."""
+    if dask_address is not None and jobs != 1:
+        raise click.UsageError("--jobs and --dask cannot be used together: --dask uses the "
+                               "cluster's workers")
+
+
+def connect_cluster(address: str) -> Cluster:
+    """The cluster of ``--dask ADDRESS``; one that cannot be used is said in one line, and the
+    command ends with status 2."""
+    from lcn.cluster import ClusterError, connect  # Dask is imported only for --dask
+
+    try:
+        return connect(address, quiet=True)
+    except ClusterError as exc:
+        click.echo(f"lcn: {printable(str(exc))}", err=True)
+        sys.exit(2)
+
+
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=INPUT_PATH)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text",
@@ -277,9 +297,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     its "file" (for pipelines: jq, grep, a database load).
     """
     files = tuple(expand_inputs(files, pattern))
-    if dask_address is not None and jobs != 1:
-        raise click.UsageError("--jobs and --dask cannot be used together: --dask uses the "
-                               "cluster's workers")
+    refuse_jobs_with_dask(dask_address, jobs)
     jobs = jobs_option_value(jobs)
     matches = MatchChecks()  # a match may go on from one file to the next
     only_problems = quiet and fmt == "text"
@@ -289,13 +307,7 @@ def validate(files: tuple[str, ...], fmt: str, quiet: bool, warnings: bool, jobs
     _Interrupts.watch(jobs > 1 or dask_address is not None)
     try:
         if dask_address is not None:
-            from lcn.cluster import ClusterError, connect  # Dask is imported only for --dask
-
-            try:
-                cluster = connect(dask_address, quiet=True)
-            except ClusterError as exc:
-                click.echo(f"lcn: {printable(str(exc))}", err=True)
-                sys.exit(2)
+            cluster = connect_cluster(dask_address)
             pool = cluster.workers()
             jobs = pool.count + 1
         # With several processes, one pool serves every file: small files are validated in

@@ -35,6 +35,7 @@ from .parallel import (
     _SentPart,
     _Source,
     _validate,
+    analyse_text,
 )
 
 #: Seconds to wait for a scheduler to answer, and for it to have a worker.
@@ -254,11 +255,11 @@ class DaskWorkers:
         gone.__cause__ = exc
         return gone
 
-    def _submit(self, func: Callable[..., Any], *args: Any) -> Any:
+    def _submit(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if self.stopped:
             raise WorkersGone("the Dask workers were stopped")
         try:
-            future = self._client.submit(func, *args, pure=False)
+            future = self._client.submit(func, *args, pure=False, **kwargs)
         except Exception as exc:  # the client closed under us
             raise self._gone(exc) from exc
         with self._lock:
@@ -342,6 +343,13 @@ class DaskWorkers:
             return results
 
         return _Pending(self, self._submit(_files_bytes_task, data, count_plain), then)
+
+    def submit_analysis(self, game: int, text: str, seed: int | None, seconds: float | None,
+                        playouts: int | None) -> _Pending:
+        """One game's analysis (``lcn analyse --dask``), sent as its canonical text: a
+        worker needs no file. Its result is :data:`lcn.parallel.AnalysisOutcome`; a cluster
+        lost meanwhile raises :class:`WorkersGone`, for the game to be analysed here."""
+        return _Pending(self, self._submit(analyse_text, text, seed, seconds, playouts, game=game))
 
     def stop(self) -> None:
         """Cancel the tasks not done (the cluster itself is closed by :class:`Cluster`)."""

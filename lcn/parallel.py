@@ -1516,3 +1516,95 @@ def merge_ranges(source: Path | str | bytes, results: Iterable[RangeResult], *,
     """
     data = Path(source) if isinstance(source, str) else source
     return _MergedRun(data, results, report_plain=report_plain, matches=matches)
+
+
+# -- analyses: ``lcn analyse`` over a corpus ------------------------------------------------------
+#
+# A game's analysis is minutes of search and a few kilobytes of answer: the games are the
+# tasks, sent as their canonical text (what the store of analyses is keyed by) and answered
+# in plain values that any pool can carry back, a Dask worker's too.
+
+#: The outcome of one game's analysis: ``("analysis", stored)`` with a
+#: :class:`lcn.analysis_cache.Stored`, ``("invalid", packed diagnostics)`` for a record that
+#: breaks a rule, ``("refused", message)`` for a game that cannot be judged.
+AnalysisOutcome = tuple[Any, ...]
+#: Called with the game's number, the decisions judged and the decisions to judge.
+AnalysisProgress = Callable[[int, int, int], None]
+
+#: Where a worker process of :class:`AnalysisProcesses` says how far its game has got.
+_analysis_queue: Any = None
+
+
+def _start_analysis_worker(queue: Any) -> None:
+    global _analysis_queue
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as _start_worker: the first process answers
+    _analysis_queue = queue
+
+
+def analyse_text(text: str, seed: int | None, seconds: float | None, playouts: int | None, *,
+                 game: int = 0, jobs: int = 1, progress: AnalysisProgress | None = None
+                 ) -> AnalysisOutcome:
+    """The analysis of the game whose canonical text is ``text``, as an outcome of plain
+    values (:data:`AnalysisOutcome`): it is run in worker processes and on Dask workers,
+    and an exception would not carry its diagnostics back (``InvalidRecord`` loses them
+    when pickled). ``progress(game, done, total)`` after each decision; in a worker of
+    :class:`AnalysisProcesses`, the reports go to that pool's queue."""
+    from .analysis import NotAnalysable, analyse
+    from .analysis_cache import Stored
+    from .moves import InvalidRecord
+
+    queue = _analysis_queue
+
+    def told(done: int, total: int) -> None:
+        if progress is not None:
+            progress(game, done, total)
+        elif queue is not None:
+            with contextlib.suppress(Exception):  # a report lost is a progress line late
+                queue.put_nowait((game, done, total))
+
+    try:
+        result = analyse(text, seed=seed, seconds=seconds, playouts=playouts, jobs=jobs,
+                         progress=told if progress is not None or queue is not None else None)
+    except InvalidRecord as exc:
+        return ("invalid", _pack_diagnostics(exc.diagnostics))
+    except NotAnalysable as exc:
+        return ("refused", exc.args[0] if exc.args else str(exc))
+    return ("analysis", Stored.of(result))
+
+
+class AnalysisProcesses(_Executor):
+    """Worker processes that analyse whole games (``lcn analyse --jobs`` over several
+    games), each game one task; :attr:`progress` is the queue of their decisions' reports,
+    ``(game, done, total)``. Stopped as :class:`_Executor` is stopped."""
+
+    def __init__(self, count: int) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context()
+        self._before = {child.pid for child in multiprocessing.active_children()}
+        self.count = count
+        self.stopped = False
+        self.progress = context.Queue()
+        self._executor = ProcessPoolExecutor(count, context, _start_analysis_worker, (self.progress,))
+
+    def submit_analysis(self, game: int, text: str, seed: int | None, seconds: float | None,
+                        playouts: int | None) -> Future[AnalysisOutcome]:
+        return self._executor.submit(analyse_text, text, seed, seconds, playouts, game=game)
+
+    def reports(self) -> list[tuple[int, int, int]]:
+        """The progress reports sent since the last call."""
+        import queue
+
+        got: list[tuple[int, int, int]] = []
+        with contextlib.suppress(queue.Empty, OSError, ValueError):
+            while True:
+                got.append(self.progress.get_nowait())
+        return got
+
+    def stop(self) -> None:
+        super().stop()
+        self.progress.cancel_join_thread()
+        self.progress.close()

@@ -9,7 +9,10 @@ sampled deals.
 
 How a loss becomes a mark. A move's *loss* is the expected final margin the best move would
 have kept, less the played move's, measured again on fresh deals once the search has named
-the best (:data:`DUEL_SHARE` of the budget; ``lcn.search.duel`` says why). Lost Cities is scored over a match
+its best moves (:data:`DUEL_SHARE` of the budget; ``lcn.search.duel`` says why): the played
+move meets the search's :data:`CONTENDERS` best others there, and the loss is against the
+stronger, measured again on more deals while its mark is in doubt (:func:`unsettled`), so
+that two seeds mark the same moves. Lost Cities is scored over a match
 of rounds whose points add up, so a point lost in a round already lost is as real as one lost
 in a close round: the loss is turned into a drop of the chance of winning *an even match*,
 ``100 · tanh(loss / (4 · SCALE))`` percentage points — the win chance of a logistic model
@@ -57,6 +60,9 @@ MIN_MARK_SAMPLES = 30
 #: How many more times a loss whose mark is not yet settled is measured again on fresh deals
 #: (each time with the duel's budget; see :func:`unsettled`).
 SETTLE_ROUNDS = 3
+#: The search's best moves (other than the one played) that the move played meets again on
+#: fresh deals, its loss being against the stronger there.
+CONTENDERS = 2
 #: The per-decision budget of an analysis when none is given, in seconds: a classic game of
 #: some 50 decisions in about half a minute on two cores (``lcn analyse --jobs 2``).
 ANALYSIS_SECONDS = 1.0
@@ -320,34 +326,39 @@ def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
     result: SearchResult = search(infoset, seed=seed, keep=(move,),
                                   seconds=None if seconds is None else seconds * share,
                                   playouts=None if playouts is None else max(1, int(playouts * share)))
-    best = result.best
+    # The loss is measured again on fresh deals: on the search's own, the best move is the
+    # highest of many noisy means and looks better than it is (``lcn.search.duel``). The
+    # played move meets the search's two best others there, not its best alone: two seeds'
+    # searches often rank two near moves either way, and a move the player chose that the
+    # search happened to rank first is still measured against the next. A loss near a mark's
+    # threshold is measured again, on more fresh deals, until its mark is settled or the
+    # rounds are spent (``unsettled``).
+    rivals = [candidate.move for candidate in result.candidates if candidate.move != move][:CONTENDERS]
     played = result.judged(move)
-    if best.move == move:
-        loss = error = 0.0
-        samples = best.samples
-    else:
-        # The loss is measured again on fresh deals: on the search's own, the best move is the
-        # highest of many noisy means and looks better than it is (``lcn.search.duel``).
-        # A loss near a mark's threshold is measured again, on more fresh deals, until its
-        # mark is settled or the rounds are spent (``unsettled``).
-        best_margins: list[int] = []
-        played_margins: list[int] = []
+    best = played
+    loss = error = 0.0
+    samples = played.samples
+    if rivals:
+        pooled_margins: list[list[int]] = [[] for _ in range(1 + len(rivals))]
         for round_ in range(1 + SETTLE_ROUNDS):
-            again = duel(infoset, best.move, move,
-                         seed=None if seed is None else seed + 1 + round_,
+            again = duel(infoset, move, *rivals, seed=None if seed is None else seed + 1 + round_,
                          seconds=None if seconds is None else seconds * DUEL_SHARE,
-                         playouts=None if playouts is None else max(2, int(playouts * DUEL_SHARE)))
-            best_margins.extend(again.judged(best.move).margins)
-            played_margins.extend(again.judged(move).margins)
-            pooled = SearchResult(again.seat, (Judged(best.move, best.lcn, tuple(best_margins)),
-                                               Judged(move, played.lcn, tuple(played_margins))),
-                                  len(best_margins), 0, 0.0)
-            difference = pooled.difference(best.move, move)
+                         playouts=None if playouts is None
+                         else max(1 + len(rivals), int(playouts * DUEL_SHARE)))
+            for margins, judged in zip(pooled_margins, again.candidates, strict=True):
+                margins.extend(judged.margins)
+            pooled = SearchResult(again.seat, tuple(
+                Judged(judged.move, judged.lcn, tuple(margins))
+                for margins, judged in zip(pooled_margins, again.candidates, strict=True)),
+                len(pooled_margins[0]), 0, 0.0)
+            strongest = max(pooled.candidates[1:], key=lambda judged: judged.value)
+            difference = pooled.difference(strongest.move, move)
             loss, error = max(0.0, difference.points), difference.points_error
             samples = difference.samples
             if not unsettled(loss, error, samples):
                 break
-        best, played = pooled.judged(best.move), pooled.judged(move)
+        played = pooled.judged(move)
+        best = strongest if difference.points > 0 else played
     drop = win_drop(loss)
     # The drop's error, by the slope of the drop at the loss (the delta method).
     drop_error = 100.0 / (4.0 * SCALE) / math.cosh(loss / (4.0 * SCALE)) ** 2 * error \

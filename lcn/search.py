@@ -265,38 +265,38 @@ def search(infoset: InformationSet, *, seed: int | None = None, seconds: float |
     return SearchResult(seat, judged, len(deals), budget.used, budget.elapsed)
 
 
-def duel(infoset: InformationSet, first: int, second: int, *, seed: int | None = None,
+def duel(infoset: InformationSet, first: int, second: int, *more: int, seed: int | None = None,
          seconds: float | None = None, playouts: int | None = None) -> SearchResult:
-    """``first`` and ``second`` judged again on deals of their own (``difference`` then says
-    how much ``second`` loses).
+    """``first``, ``second`` (and any ``more``) judged again on deals of their own
+    (``difference`` then says how much one loses against another), in the order given.
 
     A search picks its best move as the highest of many noisy means on the same deals, so
     on those deals the best looks better than it is (the winner's curse), and a loss read
     from them is too large. Played again on fresh deals, two moves' difference is measured
-    without that bias, which is what marking a move needs. The budget counts playouts of both
-    moves (two a deal).
+    without that bias, which is what marking a move needs. The budget counts playouts of
+    every move (one each a deal).
     """
     rng = random.Random(seed)
     budget = Budget(seconds, playouts)
     seat = infoset.seat
-    one: list[int] = []
-    two: list[int] = []
+    moves = (first, second, *more)
+    found: list[list[int]] = [[] for _ in moves]
     going = True
     while going:
         core: PlayingCore = infoset.sample(rng)  # type: ignore[assignment]
         dice = rng.getrandbits(64)
-        for move, margins in ((first, one), (second, two)):
+        for move, margins in zip(moves, found, strict=True):
             line = core.copy()
             if line.step(move):
                 raise ValueError(f"move {move} is not legal here")
             playout(line, random.Random(dice))
             margins.append(margin(line.score(), seat))
             going = budget.spend() and going
-        if len(one) >= MAX_DEALS:
+        if len(found[0]) >= MAX_DEALS:
             break
-    return SearchResult(seat, (Judged(first, core.word(first), tuple(one)),
-                               Judged(second, core.word(second), tuple(two))),
-                        len(one), budget.used, budget.elapsed)
+    return SearchResult(seat, tuple(Judged(move, core.word(move), tuple(margins))
+                                    for move, margins in zip(moves, found, strict=True)),
+                        len(found[0]), budget.used, budget.elapsed)
 
 
 def lower_bound(mean: float, error: float, z: float = Z_95) -> float:

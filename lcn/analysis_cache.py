@@ -44,10 +44,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import search
 from .analysis import Analysis
 from .messages import Message, msg
 from .model import GameRecord
-from .search import ENGINE_VERSION
 from .writer import write_game
 
 #: The layout of an entry: changed when an entry's fields change, so that entries of
@@ -94,8 +94,10 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def cache_key(text: str, budget: Budget, *, engine: str = ENGINE_VERSION) -> str:
-    """The key of the analysis of the game whose canonical text is ``text``."""
+def cache_key(text: str, budget: Budget, *, engine: str | None = None) -> str:
+    """The key of the analysis of the game whose canonical text is ``text`` (by the engine
+    of this library unless ``engine`` names another)."""
+    engine = search.ENGINE_VERSION if engine is None else engine
     fields = {"format": FORMAT, "engine": engine, "game": _digest(text), "budget": budget.to_json()}
     return _digest(json.dumps(fields, sort_keys=True))
 
@@ -154,9 +156,15 @@ class AnalysisCache:
     say once and go on without the store; nothing is left behind but whole entries.
     """
 
-    def __init__(self, directory: Path | str | None = None, *, engine: str = ENGINE_VERSION) -> None:
+    def __init__(self, directory: Path | str | None = None, *, engine: str | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_directory()
-        self.engine = engine
+        self._engine = engine
+
+    @property
+    def engine(self) -> str:
+        """The engine version entries are kept for: this library's
+        (:data:`lcn.search.ENGINE_VERSION`, as it is when asked) unless one was given."""
+        return search.ENGINE_VERSION if self._engine is None else self._engine
 
     def path(self, text: str, budget: Budget) -> Path:
         """The file of the entry of a game and a budget (which may not exist)."""

@@ -144,6 +144,10 @@ def test_the_key_changes_with_the_engine_the_budget_and_the_game(
     _file(tmp_path / "g.lcn", 64)
     _run(path, *BUDGET, "--format", "json")
     assert searches.taken() > 0
+    # Every game stored: a cluster is not even reached (here, no scheduler listens).
+    code, out, err = _run(path, *BUDGET, "--format", "json", "--dask", "tcp://127.0.0.1:9")
+    assert (code, err) == (0, "") and json.loads(out)["games"][0]["decisions"]
+    assert searches.taken() == 0
 
 
 def test_a_damaged_entry_is_searched_again_and_written_anew(
@@ -222,6 +226,14 @@ def test_several_files_with_an_invalid_game_analyse_the_others_and_exit_1(tmp_pa
     # One file: the JSON has no "file", the text no file name (as before corpora).
     code, out, _ = _run(first, *BUDGET, "--format", "json")
     assert code == 0 and "file" not in json.loads(out)["games"][0]
+    # A game that cannot be judged (no player's hand given) is said, and the rest analysed.
+    public = _file(tmp_path / "public.lcn", extra=lcn.write_game(
+        classic_play.strip_deal(classic_play.random_game(68), keep=None)))
+    code, out, err = _run(public, first, *BUDGET, "--format", "json")
+    assert code == 2 and f"lcn: {public}, game 1: the record does not tell" in err
+    refused, analysed = json.loads(out)["games"]
+    assert refused["diagnostics"][0]["code"] == "not-analysable" and "decisions" not in refused
+    assert analysed["file"] == first and len(analysed["decisions"]) > 40
     # --game of every file; a file without that game is an input error, the rest is analysed.
     code, out, err = _run(first, second, *BUDGET, "--game", "2", "--format", "json")
     assert code == 2 and "one.lcn has no game 2" in err

@@ -35,6 +35,7 @@ from lcn.parallel import AnalysisOutcome, _unpack_diagnostics, analyse_text
 from .io import (
     INPUT_PATH,
     InputError,
+    expand_inputs,
     jobs_option_value,
     open_source,
     printable,
@@ -42,7 +43,7 @@ from .io import (
     render_diagnostic,
     say,
 )
-from .main import _Interrupts, connect_cluster, refuse_jobs_with_dask
+from .main import _glob_option, _Interrupts, connect_cluster, refuse_jobs_with_dask
 from .moves import show_invalid
 from .progress import Progress
 
@@ -169,11 +170,13 @@ def _prepared(display: str, source: Path, index: int, record: lcn.GameRecord,
               help="never show the progress line (shown on a terminal)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="text for people, json for programs")
+@_glob_option("analyse")
 def analyse_command(files: tuple[str, ...], game_no: int | None, seed: int | None, seconds: float,
                     playouts: int | None, jobs: int, dask_address: str | None, cache_dir: str | None,
-                    no_cache: bool, no_progress: bool, fmt: str) -> None:
-    """Judge every decision of each game of FILES ('-' for standard input) from what its
-    player knew: best moves, marks, accuracy."""
+                    no_cache: bool, no_progress: bool, fmt: str, pattern: str) -> None:
+    """Judge every decision of each game of FILES ('-' for standard input, a directory for
+    its .lcn files) from what its player knew: best moves, marks, accuracy."""
+    files = tuple(expand_inputs(files, pattern))
     refuse_jobs_with_dask(dask_address, jobs)
     if no_cache and cache_dir is not None:
         raise click.UsageError(say(msg("--cache and --no-cache exclude each other")))

@@ -219,6 +219,8 @@ def test_several_files_with_an_invalid_game_analyse_the_others_and_exit_1(tmp_pa
     for game, seed in zip(games[:2], (68, 69), strict=True):
         expected = lcn.analysis.analyse(classic_play.random_game(seed), seed=3, playouts=20).to_json()
         assert {name: game[name] for name in expected} == expected
+    # A directory stands for its .lcn files, in sorted order, as with lcn validate.
+    assert _run(str(tmp_path), *BUDGET, "--format", "json") == (code, out, err)
     code, text, err = _run(first, second, *BUDGET)
     assert code == 1 and "C-PLACE-ASCENDING" in err
     assert text.count("accuracy") == 2

@@ -11,8 +11,9 @@ lucky seat favours nobody. The figures per row:
   or dice, so they are not independent games);
 - the mean rank (1 is first; tied seats share their places) and the share of rounds in first
   place (a tie for first counts 1/k among the k tied);
-- the seconds per decision of the player (engine rows): every word it writes with a choice
-  is a decision; a word that was the only legal one is played without a search.
+- the seconds per decision of the player (engine rows), of wall time and of CPU time (the
+  machine is shared, and CPU time is what a quiet one would show): every word it writes with
+  a choice is a decision; a word that was the only legal one is played without a search.
 
 The players: ``random`` (uniformly random legal words), ``heuristic`` (the rule-based player
 itself: the bench's check) and ``engine@P`` (:func:`lcn.search.search` with ``P`` playouts a
@@ -102,8 +103,9 @@ class Game:
     deal: int
     seat: int
     scores: tuple[int, ...]
-    #: Seconds the player spent on its decisions, and how many it made.
+    #: Seconds the player spent on its decisions (wall and CPU), and how many it made.
     seconds: float
+    cpu: float
     decisions: int
 
     @property
@@ -130,18 +132,19 @@ def play(task: tuple[str, int, int, str, int]) -> Game:
     core = _new_core(game, seats, deal)
     rng = random.Random(deal * 7 + 1)
     choose = chooser(name)
-    spent, decisions = 0.0, 0
+    spent, cpu, decisions = 0.0, 0.0, 0
     while not core.is_over():
         if core.to_move() == seat and len(core.legal_moves()) > 1:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             move = choose(core, seat, rng)
             spent += time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
             decisions += 1
         else:
             move = _rule_based(core, rng)
         if core.step(move):
             raise AssertionError(f"{name} chose an illegal word")  # pragma: no cover
-    return Game(deal, seat, tuple(core.score()), spent, decisions)
+    return Game(deal, seat, tuple(core.score()), spent, cpu, decisions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,14 +182,19 @@ class Row:
         return statistics.fmean(one.first for one in self.games)
 
     @property
-    def seconds(self) -> float | None:
+    def seconds(self) -> tuple[float, float] | None:
+        """Wall and CPU seconds per decision of the player."""
         decisions = sum(one.decisions for one in self.games)
-        return sum(one.seconds for one in self.games) / decisions if decisions else None
+        if not decisions:
+            return None
+        return (sum(one.seconds for one in self.games) / decisions,
+                sum(one.cpu for one in self.games) / decisions)
 
     def line(self) -> str:
         mean, error = self.margin
         seconds = self.seconds
-        timing = f"{seconds:.2f} s" if seconds is not None and self.name.startswith("engine") else "—"
+        timing = f"{seconds[0]:.2f} s ({seconds[1]:.2f} s CPU)" \
+            if seconds is not None and self.name.startswith("engine") else "—"
         goal = GOALS.get((self.game, self.seats))
         wanted = "" if goal is None or not self.name.startswith("engine") else \
             f"first ≥ {100 * goal:.0f} %: {'met' if self.first >= goal else 'not met'}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import shlex
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -386,6 +387,9 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
         progress = Progress(display, run.size, enabled=show_progress)
         run.on_counted = lambda games, run=run, progress=progress: progress.update(run.position, games)
         caret_lines = source if isinstance(source, StdinStream) else SourceLines(source)
+        #: Another program's log read as LCN: said once, instead of its games' errors.
+        foreign: lcn.Diagnostic | None = None
+        file_valid = valid_count
         try:
             for report in reading(run, display):
                 _Interrupts.check()
@@ -395,9 +399,19 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                     valid_count += 1
                 else:
                     any_invalid = True
+                    if valid_count == file_valid and foreign is None and isinstance(source, Path):
+                        foreign = _foreign_log(source, name)
+                        if foreign is not None:
+                            progress.clear()
+                            if fmt == "text":
+                                click.echo(render_diagnostic(foreign, display, {}, color))
+                    if foreign is not None and valid_count == file_valid:
+                        continue
                 if fmt != "text":
                     entry = report.to_json()
                     entry["file"] = display
+                    if "unchecked_from" in report.extra:
+                        entry["unchecked_from"] = report.extra["unchecked_from"]
                     progress.clear()
                     if fmt == "json":
                         games_json.game(entry)
@@ -423,6 +437,9 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                     note = ", " + say(msg("{count} warning", count=count) if count == 1
                                       else msg("{count} warnings", count=count)) \
                         if count and warnings else ""
+                    if "unchecked_from" in report.extra:
+                        note += "; " + say(msg("no rule checked from turn {turn} on, which cannot "
+                                               "be read", turn=report.extra["unchecked_from"]))
                     click.echo(f"{printable(display)}: {_game_title(report)}: {verdict}{note}")
         except InputError as exc:  # an input failing midway: what came is reported
             io_error = True
@@ -434,6 +451,10 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
         total += run.unreported  # valid games, without a word to print about them
         valid_count += run.unreported
         file_diags = run.file_diagnostics
+        if foreign is not None:
+            file_diags = [foreign, *file_diags]
+            if fmt == "text":
+                file_diags = file_diags[1:]  # said already, where the games would have been
         if file_diags:
             any_invalid = True
         if fmt == "json":
@@ -455,6 +476,26 @@ def _validate_files(files: tuple[str, ...], runs: Iterator[ParallelRun | None] |
                        else msg("{total} games: {valid} valid, {invalid} invalid", total=total,
                                 valid=valid_count, invalid=total - valid_count)))
     return any_invalid, io_error
+
+
+def _foreign_log(path: Path, name: str) -> lcn.Diagnostic | None:
+    """What to say of a file whose first game is not valid when it is another program's log
+    (``lcn.importers.other_format``), or None when it reads as LCN with errors."""
+    from lcn.importers import DETECTION_HEAD, formats, other_format  # only for a file in doubt
+
+    try:
+        with path.open("rb") as handle:
+            found = other_format(handle.read(DETECTION_HEAD))
+    except OSError:
+        return None
+    if found is None:
+        return None
+    fmt, score = found
+    return lcn.Diagnostic("other-format", msg(
+        "this is not LCN: it reads as {description} (`{format}`, confidence {score:.2f}), so its "
+        "games are not checked here; `lcn convert {name}` turns it into LCN, and `lcn convert "
+        "{name} | lcn validate -` checks its games", description=dict(formats())[fmt], format=fmt,
+        score=score, name=shlex.quote(name)), lcn.Severity.ERROR, 1, 1, None, "LCN-FILE")
 
 
 @cli.command()

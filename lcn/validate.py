@@ -36,6 +36,8 @@ class GameReport:
     snapshots: list[dict[str, Any]] | None = None
     #: Scores after each turn (on request), totals in seat order.
     running: list[list[int]] | None = None
+    #: What a variant or the validator adds: ``match`` (a game of a match), ``unchecked_from``
+    #: (the turn that could not be read, after which no rule was checked).
     extra: dict[str, Any] = field(default_factory=dict)
     #: Turns in the record; kept apart so that a report can travel without its turns
     #: (``lcn.parallel`` sends reports between processes).
@@ -287,14 +289,18 @@ def validate_record(record: GameRecord, index: int = 1, *, variant: Variant[Any,
                                                              "move number"),
                                           Severity.ERROR, turn.line, turn.column,
                                           turn_no, "LCN-MOVE"))
-            applying = False
+            if applying:
+                applying = False
+                report.extra["unchecked_from"] = turn_no
             continue
         try:
             move = parse(state, turn.text)
         except MoveSyntaxError as exc:
             diagnostics.append(_turn_diagnostic(turn_no, turn, exc))
             if applying:
+                # Where the position stops being known: later turns are read, not judged.
                 applying = False
+                report.extra["unchecked_from"] = turn_no
             continue
         if not applying:
             continue

@@ -280,6 +280,23 @@ def detect(text: str) -> list[tuple[str, float]]:
     return sorted(scores, key=lambda item: -item[1])
 
 
+def other_format(data: str | bytes) -> tuple[str, float] | None:
+    """The format other than LCN that the start of an input reads as for certain (its name
+    and confidence), or None.
+
+    ``lcn validate`` asks this of a file none of whose games is valid: another program's log
+    read as LCN gives hundreds of errors that say nothing of what it is, where a word saying
+    which log it is and that ``lcn convert`` reads it is all the user needs.
+    """
+    if isinstance(data, bytes):
+        data = data[:DETECTION_HEAD].decode("utf-8", "replace")
+    tried = detect(head(data.removeprefix("\ufeff").replace("\r\n", "\n")))
+    name, score = tried[0]
+    if name == "lcn" or score < THRESHOLD:
+        return None
+    return name, score
+
+
 def _choose(text: str) -> tuple[Importer, list[tuple[str, float]] | None]:
     """The format of an input, and, when detection was unsure, every confidence (best first).
 
@@ -526,6 +543,7 @@ __all__ = [
     "head",
     "import_each",
     "import_text",
+    "other_format",
     "output_formats",
     "read_limited",
     "register_importer",

@@ -35,7 +35,7 @@ TURN_CAP = 400
 #: Changes whenever a change to the search, a playout policy or a judge can change a verdict:
 #: stored analyses are keyed by it (with the game and the budget), so an old one is never
 #: served as the new engine's.
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 #: Deals every candidate meets before the first halving.
 FIRST_DEALS = 4
 #: Deals at which the search stops adding more even with budget left.

@@ -11,6 +11,7 @@ A missing PostgreSQL is a failure, not a skip: the suite is meant to test both d
 
 from __future__ import annotations
 
+import atexit
 import glob
 import itertools
 import os
@@ -30,6 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # not change it. LANGUAGE comes first in gettext's order, and the commands run by the tests
 # inherit it; tests of other languages set their own environment.
 os.environ["LANGUAGE"] = "en"
+# ``lcn analyse`` keeps its analyses under $XDG_CACHE_HOME: the tests must meet the engine as
+# it is, never an answer stored by an earlier run (or an older engine) on the same machine.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="lcn-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 _PG_USER = "lcn"
 _schema_numbers = itertools.count(1)

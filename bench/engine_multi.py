@@ -10,7 +10,7 @@ lucky seat favours nobody. The figures per row:
   with the standard error of the per-deal means (the rotations of one deal share its cards
   or dice, so they are not independent games);
 - the mean rank (1 is first; tied seats share their places) and the share of rounds in first
-  place (a tie for first counts 1/k among the k tied);
+  place (a tie for first counts 1/k among the k tied), with its standard error as the margin's;
 - the seconds per decision of the player (engine rows), of wall time and of CPU time (the
   machine is shared, and CPU time is what a quiet one would show): every word it writes with
   a choice is a decision; a word that was the only legal one is played without a search.
@@ -182,6 +182,12 @@ class Row:
         return statistics.fmean(one.first for one in self.games)
 
     @property
+    def first_error(self) -> float:
+        """The standard error of the first-place share, of the per-deal means as the margin's."""
+        means = self._per_deal(lambda one: one.first)
+        return statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else math.inf
+
+    @property
     def seconds(self) -> tuple[float, float] | None:
         """Wall and CPU seconds per decision of the player."""
         decisions = sum(one.decisions for one in self.games)
@@ -199,11 +205,12 @@ class Row:
         wanted = "" if goal is None or not self.name.startswith("engine") else \
             f"first ≥ {100 * goal:.0f} %: {'met' if self.first >= goal else 'not met'}"
         return (f"| {self.game} | {self.seats} | {self.name} | {self.deals} | {mean:+.1f} ± {error:.1f} | "
-                f"{self.rank:.2f} | {100 * self.first:.1f} % | {timing} | {wanted} |")
+                f"{self.rank:.2f} | {100 * self.first:.1f} ± {100 * self.first_error:.1f} % | "
+                f"{timing} | {wanted} |")
 
 
 HEADER = ("| game | seats | player in one seat, the rule-based player in the others | rotated deals | "
-          "margin per round ± s.e. | mean rank | first place | time per decision | goal |\n"
+          "margin per round ± s.e. | mean rank | first place ± s.e. | time per decision | goal |\n"
           "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
 
 

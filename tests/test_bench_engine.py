@@ -11,7 +11,8 @@ from bench import engine_multi
 from lcn.search import margin
 
 ROW = re.compile(r"^\| (rivals|rollwrite) \| (\d) \| (\S+) \| (\d+) \| ([+-]\d+\.\d) ± (\d+\.\d|inf) \| "
-                 r"(\d\.\d\d) \| (\d+\.\d) % \| (—|\d+\.\d\d s \(\d+\.\d\d s CPU\)) \| ([^|]*)\|$")
+                 r"(\d\.\d\d) \| (\d+\.\d) ± (?:\d+\.\d|inf) % \| "
+                 r"(—|\d+\.\d\d s \(\d+\.\d\d s CPU\)) \| ([^|]*)\|$")
 
 
 @pytest.mark.parametrize(("game", "seats"), [("rivals", 3), ("rollwrite", 4)])
@@ -33,6 +34,7 @@ def test_the_rule_based_player_against_itself_is_one_game_seen_from_every_seat(g
             [margin(line, seat) for seat in range(seats)]
         assert max(one.margin for one in games) >= 0 > min(one.margin for one in games)
     assert row.first == pytest.approx(1 / seats) and row.rank == pytest.approx((seats + 1) / 2)
+    assert row.first_error == pytest.approx(0, abs=1e-9)
     assert row.seconds is not None and row.seconds[1] <= row.seconds[0] + 0.01 < 0.05
     # Two deals' tables differ: the deal's seed makes the game.
     assert len({one.scores for one in row.games}) == 2

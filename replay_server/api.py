@@ -16,7 +16,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.yaml_utils import load_operations_from_docstring
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import ValidationError
 from werkzeug.exceptions import NotFound
 
 import lcn
@@ -25,8 +25,16 @@ from lcn.importers import TooManyGames as TooManyToImport
 from lcn.validate import ValidationRun
 
 from .caches import cached_response
-from .errors import error_response
+from .errors import BadInput, bad_input, error_response
 from .pages import canonical_text, game_replay_of, replays_of, stored_text
+from .schemas import (
+    ErrorSchema,
+    GameDocumentSchema,
+    GameQuerySchema,
+    LCNInputSchema,
+    StoredSchema,
+    ValidateResultSchema,
+)
 from .security import write_limit
 from .storage import get_store
 
@@ -35,153 +43,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 INPUT_NAME = "<input>"
 
 
-# -- schemas ----------------------------------------------------------------------------------
-
-class LCNInputSchema(Schema):
-    """A game file sent as JSON (the body may also be the LCN text itself)."""
-
-    lcn = fields.String(required=True, metadata={"description": "the text of the file: one or more games"})
-    format = fields.String(load_default="auto", metadata={
-        "description": "the format of the text: auto (detected), lcn, or an importer's name"})
-
-
-class DiagnosticSchema(Schema):
-    code = fields.String(required=True)
-    severity = fields.String(required=True, validate=validate.OneOf(["error", "warning", "info"]))
-    message = fields.String(required=True)
-    line = fields.Integer(allow_none=True)
-    column = fields.Integer(allow_none=True)
-    turn = fields.Integer(allow_none=True, metadata={"description": "1-based turn of the game"})
-    rule = fields.String(allow_none=True, metadata={"description": "rule ID of seeds/*.md or docs/spec.md"})
-    length = fields.Integer(metadata={"description": "width of the bad span"})
-    game = fields.Integer(allow_none=True, metadata={
-        "description": "1-based game of the file the diagnostic is about (POST /games)"})
-
-
-class ValidatedGameSchema(Schema):
-    index = fields.Integer(required=True)
-    file = fields.String()
-    valid = fields.Boolean(required=True)
-    diagnostics = fields.List(fields.Nested(DiagnosticSchema), required=True)
-    variant = fields.String()
-    players = fields.List(fields.String())
-    turns = fields.Integer()
-    line = fields.Integer()
-    over = fields.Boolean()
-    scores = fields.List(fields.Integer(), allow_none=True)
-    diagnostics_omitted = fields.Integer(metadata={
-        "description": "diagnostics of this game left out to keep the answer bounded"})
-
-
-class FileDiagnosticsSchema(Schema):
-    file = fields.String()
-    diagnostics = fields.List(fields.Nested(DiagnosticSchema))
-
-
-class SummarySchema(Schema):
-    games = fields.Integer()
-    valid = fields.Integer()
-    invalid = fields.Integer()
-    diagnostics_omitted = fields.Integer(metadata={
-        "description": "diagnostics left out of the whole answer (LCN_MAX_DIAGNOSTICS)"})
-
-
-class ValidateResultSchema(Schema):
-    """The same shape as ``lcn validate --format json``."""
-
-    games = fields.List(fields.Nested(ValidatedGameSchema))
-    files = fields.List(fields.Nested(FileDiagnosticsSchema))
-    summary = fields.Nested(SummarySchema)
-
-
-class GameQuerySchema(Schema):
-    """The query of ``GET /games/<id>``: loaded (validated) by the route, documented from here."""
-
-    game = fields.Integer(strict=False, validate=validate.Range(min=1), metadata={
-        "description": "only the K-th game of the file (1-based); long files answer faster"})
-
-
-class StoredSchema(Schema):
-    id = fields.String(required=True, metadata={"description": "16 characters, URL-safe"})
-    url = fields.String(required=True, metadata={"description": "the replay page, /g/<id>"})
-    created = fields.Boolean(metadata={"description": "false when the same file was stored before"})
-    format = fields.String(metadata={"description": "the format the input was read as"})
-
-
-class TurnSchema(Schema):
-    index = fields.Integer()
-    number = fields.Integer()
-    numbered = fields.Boolean()
-    text = fields.String()
-    player = fields.Integer(allow_none=True, metadata={"description": "0-based seat of the player"})
-    glyphs = fields.List(fields.String())
-    comments = fields.List(fields.String())
-    line = fields.Integer()
-    column = fields.Integer()
-
-
-class ScoresSchema(Schema):
-    totals = fields.List(fields.Integer())
-    breakdown = fields.List(fields.Dict(keys=fields.String(), values=fields.Integer()))
-    details = fields.List(fields.Raw())
-
-
-class ReplaySchema(Schema):
-    """One game replayed: ``positions[n]`` and ``running[n]`` are after turn n (0: before)."""
-
-    index = fields.Integer()
-    variant = fields.String()
-    variant_title = fields.String(allow_none=True)
-    known_variant = fields.Boolean()
-    tags = fields.List(fields.List(fields.String()), metadata={"description": "ordered [name, value] pairs"})
-    players = fields.List(fields.String())
-    valid = fields.Boolean()
-    diagnostics = fields.List(fields.Nested(DiagnosticSchema))
-    intro_comments = fields.List(fields.String())
-    closing_comments = fields.List(fields.String())
-    termination = fields.String(allow_none=True)
-    line = fields.Integer()
-    turns = fields.List(fields.Nested(TurnSchema))
-    applied = fields.Integer(metadata={"description": "turns that could be replayed"})
-    positions = fields.List(fields.Dict(), metadata={"description": "the variant's snapshot of each state"})
-    running = fields.List(fields.List(fields.Integer()), metadata={"description": "totals after each turn"})
-    scores = fields.Nested(ScoresSchema, allow_none=True)
-    over = fields.Boolean()
-    complete = fields.Boolean()
-    match = fields.Dict(allow_none=True)
-
-
-class GameDocumentSchema(Schema):
-    id = fields.String()
-    url = fields.String()
-    lcn = fields.String(metadata={"description": "the canonical text of the stored file"})
-    games = fields.List(fields.Nested(ReplaySchema))
-
-
-class ErrorBodySchema(Schema):
-    status = fields.Integer()
-    code = fields.String()
-    message = fields.String()
-
-
-class ErrorSchema(Schema):
-    error = fields.Nested(ErrorBodySchema, required=True)
-    diagnostics = fields.List(fields.Nested(DiagnosticSchema))
-    diagnostics_omitted = fields.Integer(metadata={
-        "description": "diagnostics left out of the answer (LCN_MAX_DIAGNOSTICS)"})
-    games = fields.List(fields.Nested(ValidatedGameSchema))
-
-
 # -- input ------------------------------------------------------------------------------------
-
-class BadInput(ValueError):
-    """A request body that is not a game file; answered with 400 and the diagnostics."""
-
-    def __init__(self, message: str, diagnostics: list[dict[str, Any]] | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.diagnostics = diagnostics or []
-
 
 def _read_input() -> tuple[str, str]:
     """The text and the chosen format of a request.
@@ -227,10 +89,6 @@ def _read_input() -> tuple[str, str]:
         return decode(data), "auto"
     except ImportError_ as exc:
         raise BadInput(exc.message, [d.to_json() for d in exc.diagnostics]) from None
-
-
-def _bad(exc: BadInput) -> ResponseReturnValue:
-    return error_response(400, exc.message, extra={"diagnostics": exc.diagnostics})
 
 
 def _bound_diagnostics(games: list[dict[str, Any]], budget: int | None) -> int:
@@ -338,11 +196,11 @@ def validate_route() -> ResponseReturnValue:
     try:
         text, fmt = _read_input()
     except BadInput as exc:
-        return _bad(exc)
+        return bad_input(exc)
     if fmt not in ("auto", "lcn"):  # never ignore what the client asked for
         known = {name for name, _ in formats()}
         what = "a format of another site or engine" if fmt in known else "not a known format"
-        return _bad(BadInput(f"format {fmt!r} is {what}: this route checks LCN text "
+        return bad_input(BadInput(f"format {fmt!r} is {what}: this route checks LCN text "
                              "(format \"lcn\" or \"auto\"); to check a log of another format, "
                              "store it with POST /api/v1/games, which imports it, or convert it "
                              "with `lcn convert` first"))
@@ -405,10 +263,10 @@ def store_route() -> ResponseReturnValue:
     try:
         text, fmt = _read_input()
     except BadInput as exc:
-        return _bad(exc)
+        return bad_input(exc)
     if fmt != "auto" and fmt not in {name for name, _ in formats()}:
         known = ", ".join(name for name, _ in formats())
-        return _bad(BadInput(f"unknown format {fmt!r}: the formats are auto, {known}"))
+        return bad_input(BadInput(f"unknown format {fmt!r}: the formats are auto, {known}"))
     max_games = current_app.config["MAX_GAMES"]
     try:  # one detection and one read: the games are counted before any is validated
         result = import_text(text, None if fmt == "auto" else fmt, most_games=max_games)
@@ -416,7 +274,7 @@ def store_route() -> ResponseReturnValue:
         return error_response(413, f"the body holds too many games, more than the {max_games} "
                               "one request may store: split the file")
     except ImportError_ as exc:
-        return _bad(BadInput(exc.message, [d.to_json() for d in exc.diagnostics]))
+        return bad_input(BadInput(exc.message, [d.to_json() for d in exc.diagnostics]))
     if not result.valid:
         diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
         errors = sum(1 for d in diagnostics if d["severity"] == "error")
@@ -477,7 +335,7 @@ def game_route(game_id: str) -> ResponseReturnValue:
         query = GameQuerySchema().load({k: v for k, v in request.args.items() if k == "game"})
     except ValidationError:
         value = request.args.get("game", "")
-        return _bad(BadInput(f"?game={value[:40]}: expected a game number, 1 or more"))
+        return bad_input(BadInput(f"?game={value[:40]}: expected a game number, 1 or more"))
     game = query.get("game")
 
     def render() -> str:

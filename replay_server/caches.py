@@ -21,6 +21,8 @@ from typing import Any, Generic, TypeVar
 
 from flask import Response, current_app, request
 
+from .i18n import current_language
+
 V = TypeVar("V")
 
 #: An entry larger than this part of its cache's budget is computed but not kept.
@@ -141,8 +143,6 @@ def cached_response(key: Hashable, render: Callable[[], str], *, immutable: bool
     the headers that choose the language.
     """
     if localised:
-        from .i18n import current_language
-
         key = (current_language(), key)
     cache = page_cache()
     item = cache.get(key)

@@ -5,6 +5,10 @@ shape: the API answers ``{"error": {"status", "code", "message"}}`` (plus ``diag
 when the input had problems), pages show the message in the site's layout. Handlers that
 the storage and security modules register for their own errors (503, 413, 429) come
 first, since they are registered for the exact exception.
+
+This module is the one place that builds an error answer: :func:`json_error` the JSON (through
+``schemas.ErrorSchema``), :func:`error_response` the JSON or the page as the request wants.
+Every module of the site answers its errors through them, so that no route invents a shape.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, jsonify, make_response, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .i18n import N_, _
+from .schemas import ErrorSchema
 
 log = logging.getLogger(__name__)
 
@@ -45,20 +50,45 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def json_error(status: int, message: str, *, code: str | None = None,
+               extra: dict[str, Any] | None = None, with_status: bool = True) -> Response:
+    """The JSON error answer: ``{"error": {"status", "code", "message"}}`` and ``extra``.
+
+    Through the declared schema, as every answer of the API: what it does not declare is not
+    sent. ``with_status`` False leaves the status out of the body, as the recorder's position
+    route has always answered its script (the HTTP status says it).
+    """
+    code = code or CODES.get(status, "error")
+    error: dict[str, Any] = {"status": status} if with_status else {}
+    error.update(code=code, message=message)
+    body: dict[str, Any] = {"error": error}
+    body.update(extra or {})
+    response = jsonify(ErrorSchema().dump(body))
+    response.status_code = status
+    return response
+
+
 def error_response(status: int, message: str, *, code: str | None = None,
                    extra: dict[str, Any] | None = None) -> ResponseReturnValue:
     """The error answer for this request: JSON for the API, a page otherwise."""
-    code = code or CODES.get(status, "error")
     if wants_json():
-        from .api import ErrorSchema
-
-        body: dict[str, Any] = {"error": {"status": status, "code": code, "message": message}}
-        body.update(extra or {})
-        # Through the declared schema, as every answer of the API: what it does not declare
-        # is not sent.
-        return jsonify(ErrorSchema().dump(body)), status
+        return json_error(status, message, code=code, extra=extra)
     return render_template("error.html", status=status, title=_(TITLES.get(status, N_("Error"))),
                            message=message, extra=extra or {}), status
+
+
+class BadInput(ValueError):
+    """A request body that is not a game file; answered with 400 and the diagnostics."""
+
+    def __init__(self, message: str, diagnostics: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.diagnostics = diagnostics or []
+
+
+def bad_input(exc: BadInput) -> ResponseReturnValue:
+    """The 400 answer to a body that is not a game file, with its diagnostics."""
+    return error_response(400, exc.message, extra={"diagnostics": exc.diagnostics})
 
 
 def _http_error(exc: HTTPException) -> ResponseReturnValue:

@@ -276,14 +276,6 @@ def load_annotation_form(form: Any, turns: int | None = None) -> dict[str, Any]:
     return AnnotationFormSchema(turns=turns).load(data)
 
 
-class AnnotationSavedSchema(Schema):
-    """The answer to a form sent with ``format=json``: the new version of the game."""
-
-    id = fields.String(required=True, metadata={"description": "the new version's game ID"})
-    url = fields.String(required=True, metadata={
-        "description": "its replay page, at the form's game and turn"})
-
-
 # --- the query of replay pages -----------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import jsonify, request
 from flask.typing import ResponseReturnValue
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import ValidationError
 from werkzeug.exceptions import TooManyRequests
 
 import lcn
@@ -20,35 +20,11 @@ from lcn.messages import translate
 from lcn.model import GameRecord
 from lcn.moves import InvalidRecord
 
-from .api import BadInput, _bad, bp
+from .api import bp
+from .errors import BadInput, bad_input
 from .pages import refuse_long_game
+from .schemas import MovesRequestSchema
 from .security import moves_limit, spend_moves_turns
-
-
-class MovesRequestSchema(Schema):
-    """A game as it stands, and which game of the text it is."""
-
-    lcn = fields.String(required=True, metadata={"description": "LCN text: one or more games"})
-    game = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1), metadata={
-        "description": "which game of the text (1-based)"})
-    draws = fields.Boolean(load_default=False, truthy={True}, falsy={False}, metadata={
-        "description": "also name the cards the last turn may have drawn unseen (the answer's "
-                       "`draws`); the answer without it is as fixed"})
-
-
-class LegalMoveSchema(Schema):
-    lcn = fields.String(required=True, metadata={"description": "the LCN the move adds"})
-    label = fields.String(required=True, metadata={"description": "the move in words"})
-
-
-class MovesSchema(Schema):
-    """Who moves, at which turn, and every legal continuation (none once the game is over)."""
-
-    player = fields.String(allow_none=True, required=True,
-                           metadata={"description": "the player to move; null once over"})
-    turn = fields.Integer(required=True, metadata={"description": "the next turn's number"})
-    over = fields.Boolean(required=True)
-    moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
 
 
 def _read_body() -> dict[str, Any]:
@@ -160,7 +136,7 @@ def moves_route() -> ResponseReturnValue:
         except ValueError as exc:
             raise BadInput(str(exc)) from None
     except BadInput as exc:
-        return _bad(exc)
+        return bad_input(exc)
     answer = position.to_json()
     # ?lang= (the recorder page adds its language) says the labels in that language; the rest
     # of the answer, and every answer without it, is as fixed (English labels).

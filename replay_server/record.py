@@ -20,6 +20,7 @@ from flask.typing import ResponseReturnValue
 from lcn.games.colours import COLOUR_WORDS, colour_name
 from lcn.variants import find_variant
 
+from .errors import json_error
 from .i18n import say
 from .pages import (
     HEAVY_TEXT_BYTES,
@@ -50,9 +51,7 @@ class _Bad(ValueError):
 
 
 def _bad(message: str, status: int = 400, code: str = "bad-input") -> Response:
-    response = jsonify({"error": {"code": code, "message": message}})
-    response.status_code = status
-    return response
+    return json_error(status, message, code=code, with_status=False)
 
 
 def _body() -> tuple[str, int]:

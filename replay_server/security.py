@@ -26,7 +26,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import DEFAULT_MOVES_TURNS_RATELIMIT, ConfigError
-from .errors import error_response as site_error_response
+from .errors import error_response
 from .i18n import gettext
 
 P = ParamSpec("P")
@@ -186,12 +186,6 @@ def count_heavy_read() -> None:
         pass
 
 
-def error_response(status: int, title: str, message: str, code: str) -> ResponseReturnValue:
-    """A clear error (JSON under /api/, the site's error page elsewhere); ``title`` is kept for
-    the callers that pass one, the page takes its title from the status."""
-    return site_error_response(status, message, code=code)
-
-
 def _scope(limit: object) -> str:
     scope = getattr(limit, "scope", "")
     return scope if isinstance(scope, str) else ""
@@ -200,7 +194,7 @@ def _scope(limit: object) -> str:
 def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
     limit = getattr(exc, "limit", None)
     if limit is not None and _scope(limit) == _PREVIEWS:
-        return site_error_response(429, gettext(
+        return error_response(429, gettext(
             "Too many pictures of games asked for from your address (at most %(limit)s): please "
             "wait a little and try again.", limit=limit.limit), code="rate-limited")
     reads = _scope(limit) == "lcn-read"
@@ -216,7 +210,7 @@ def _too_many_requests(exc: TooManyRequests) -> ResponseReturnValue:
         message = gettext("Too many reads of long games from your address: please wait a little "
                           "and try again.") if reads else \
             gettext("Too many writes from your address: please wait a little and try again.")
-    return site_error_response(429, message, code="rate-limited")
+    return error_response(429, message, code="rate-limited")
 
 
 def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
@@ -224,7 +218,7 @@ def _too_large(exc: RequestEntityTooLarge) -> ResponseReturnValue:
     message = gettext("The request is larger than the limit of %(limit)s bytes: send a smaller file "
                       "or fewer games.", limit=limit) if limit else \
         gettext("The request is larger than the limit: send a smaller file or fewer games.")
-    return site_error_response(413, message, code="too-large")
+    return error_response(413, message, code="too-large")
 
 
 class ChunkedBodyLimit:

@@ -40,16 +40,17 @@ import lcn
 from lcn.messages import DEFAULT_LANGUAGE
 from lcn.model import SUFFIX_GLYPHS, GameRecord
 
+from .errors import error_response
 from .forms import (
     AnnotationError,
-    AnnotationSavedSchema,
     LinkQuerySchema,
     QueryError,
     load_annotation_form,
     load_query,
 )
 from .i18n import N_, current_language, gettext
-from .security import allow_framing, error_response, write_limit
+from .schemas import AnnotationSavedSchema
+from .security import allow_framing, write_limit
 from .storage import get_store, is_game_id
 
 bp = Blueprint("sharing", __name__)
@@ -417,32 +418,32 @@ def save_annotation() -> ResponseReturnValue:
     try:
         head = load_annotation_form(request.form)
     except AnnotationError as exc:
-        return error_response(400, "Cannot save these annotations", str(exc), "bad-annotation")
+        return error_response(400, str(exc), code="bad-annotation")
     text, _ = _source_text(head)
     from .pages import games_past
 
     max_games = current_app.config["MAX_GAMES"]
     if games_past(text, "lcn", max_games):  # a link can carry thousands of one-line games
-        return error_response(413, "Too large", gettext(
+        return error_response(413, gettext(
             "this file holds too many games, more than the %(max)s one request may store: split it",
-            max=max_games), "too-large")
+            max=max_games), code="too-large")
     game, turn = head["game"], head.get("turn")
     try:
         annotated = annotate(text, game, request.form)
     except AnnotationError as exc:
-        return error_response(400, "Cannot save these annotations", str(exc), "bad-annotation")
+        return error_response(400, str(exc), code="bad-annotation")
     # The store holds only files whose every game is valid, whichever way they arrive; a
     # self-contained link can carry anything, so its games are checked here.
     broken = [report.index for report in lcn.validate(annotated) if not report.valid]
     if broken:
         return error_response(
-            400, "Cannot save these annotations",
+            400,
             gettext("games %(games)s of this file break the rules, and only valid games are stored: "
                     "fix the file and open it again", games=", ".join(map(str, broken)))
             if len(broken) > 1 else
             gettext("game %(games)s of this file break the rules, and only valid games are stored: "
                     "fix the file and open it again", games=", ".join(map(str, broken))),
-            "invalid-game")
+            code="invalid-game")
     new_id, _ = get_store().put(annotated)
     params = _query(game, turn)
     if head.get("format") == "json":

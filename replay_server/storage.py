@@ -43,6 +43,9 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine, make_url
 
+from .config import ConfigError
+from .errors import error_response
+
 log = logging.getLogger(__name__)
 
 #: Length of an ID: 12 bytes of SHA-256 (96 bits) in URL-safe base64 without padding.
@@ -659,8 +662,6 @@ def get_store() -> Store:
 
 
 def _unavailable(exc: StoreUnavailable) -> ResponseReturnValue:
-    from .errors import error_response
-
     if not isinstance(exc, StoreCorrupt):  # the store logged the damage when it found it
         log.error("game store unavailable: %s", exc)
     return error_response(503, "The game database cannot be reached right now. Nothing was lost; "
@@ -668,8 +669,6 @@ def _unavailable(exc: StoreUnavailable) -> ResponseReturnValue:
 
 
 def _unstorable(exc: UnstorableText) -> ResponseReturnValue:
-    from .errors import error_response
-
     return error_response(400, f"The game cannot be stored: {exc}", code="bad-input")
 
 
@@ -680,8 +679,6 @@ def init_app(app: Flask) -> None:
     needs the database, and migrates on the first request that reaches it. A database that
     cannot be used (damaged, too new, not upgraded) stops the start with a one-line error.
     """
-    from .config import ConfigError
-
     url = app.config.get("DATABASE_URL")
     if not url:
         raise ConfigError("LCN_DATABASE_URL is empty: the site needs a database (sqlite:/// or postgresql://)")

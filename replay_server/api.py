@@ -17,16 +17,13 @@ from apispec.yaml_utils import load_operations_from_docstring
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
-from werkzeug.exceptions import NotFound
 
 import lcn
-from lcn.importers import ImportError_, decode, formats, import_text
+from lcn.importers import ImportError_, decode, formats
 from lcn.importers import TooManyGames as TooManyToImport
-from lcn.validate import ValidationRun
 
 from .caches import cached_response
 from .errors import BadInput, bad_input, error_response
-from .pages import canonical_text, game_replay_of, replays_of, stored_text
 from .schemas import (
     ErrorSchema,
     GameDocumentSchema,
@@ -36,11 +33,11 @@ from .schemas import (
     ValidateResultSchema,
 )
 from .security import write_limit
-from .storage import get_store
+from .services.documents import TooManyGames, bound_diagnostics, game_document, validation_document
+from .services.games import stored_text
+from .services.storing import known_formats, store_file
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-INPUT_NAME = "<input>"
 
 
 # -- input ------------------------------------------------------------------------------------
@@ -89,68 +86,6 @@ def _read_input() -> tuple[str, str]:
         return decode(data), "auto"
     except ImportError_ as exc:
         raise BadInput(exc.message, [d.to_json() for d in exc.diagnostics]) from None
-
-
-def _bound_diagnostics(games: list[dict[str, Any]], budget: int | None) -> int:
-    """List at most ``budget`` diagnostics over all ``games``, in order; return how many were
-    left out. A game that lost some says how many in ``diagnostics_omitted``."""
-    if budget is None:
-        return 0
-    omitted = 0
-    for game in games:
-        listed = game["diagnostics"]
-        if len(listed) > budget:
-            game["diagnostics"] = listed[:budget]
-            game["diagnostics_omitted"] = len(listed) - budget
-            omitted += len(listed) - budget
-        budget -= len(game["diagnostics"])
-    return omitted
-
-
-class TooManyGames(ValueError):
-    """A body holding more games than one request may validate (answered with 413)."""
-
-
-def validation_document(text: str, *, max_games: int | None = None,
-                        max_diagnostics: int | None = None) -> dict[str, Any]:
-    """What ``lcn validate --format json`` prints for a file holding ``text``, bounded.
-
-    The answer must not grow without bound with the request: past ``max_games`` games the
-    request is refused (TooManyGames), and past ``max_diagnostics`` diagnostics in the whole
-    answer a game lists no more of them and says in ``diagnostics_omitted`` how many it left
-    out; ``valid`` and the counts stay exact.
-    """
-    run = ValidationRun(text)
-    games = []
-    valid = 0
-    for report in run:
-        if max_games is not None and len(games) >= max_games:
-            raise TooManyGames(f"the body holds more than {max_games} games, the most one request "
-                               "may validate: split the file, or run `lcn validate` on it")
-        entry = report.to_json()
-        entry["file"] = INPUT_NAME
-        games.append(entry)
-        valid += report.valid
-    omitted_total = _bound_diagnostics(games, max_diagnostics)
-    summary = {"games": len(games), "valid": valid, "invalid": len(games) - valid}
-    if omitted_total:
-        summary["diagnostics_omitted"] = omitted_total
-    return {"games": games,
-            "files": [{"file": INPUT_NAME, "diagnostics": [d.to_json() for d in run.file_diagnostics]}],
-            "summary": summary}
-
-
-def game_document(game_id: str, text: str, game: int | None = None) -> dict[str, Any]:
-    """A stored file for programs: its id, text and every game replayed (or game ``game``)."""
-    if game is None:
-        games = list(replays_of(text))
-    else:
-        chosen = game_replay_of(text, game)
-        if chosen is None:
-            raise NotFound(f"game {game_id} has no game {game}")
-        games = [chosen]
-    return {"id": game_id, "url": url_for("pages.stored", game_id=game_id), "lcn": text,
-            "games": games}
 
 
 # -- routes -----------------------------------------------------------------------------------
@@ -264,19 +199,20 @@ def store_route() -> ResponseReturnValue:
         text, fmt = _read_input()
     except BadInput as exc:
         return bad_input(exc)
-    if fmt != "auto" and fmt not in {name for name, _ in formats()}:
-        known = ", ".join(name for name, _ in formats())
+    if fmt != "auto" and fmt not in known_formats():
+        known = ", ".join(known_formats())
         return bad_input(BadInput(f"unknown format {fmt!r}: the formats are auto, {known}"))
     max_games = current_app.config["MAX_GAMES"]
     try:  # one detection and one read: the games are counted before any is validated
-        result = import_text(text, None if fmt == "auto" else fmt, most_games=max_games)
+        outcome = store_file(text, fmt, most_games=max_games)
     except TooManyToImport:
         return error_response(413, f"the body holds too many games, more than the {max_games} "
                               "one request may store: split the file")
     except ImportError_ as exc:
         return bad_input(BadInput(exc.message, [d.to_json() for d in exc.diagnostics]))
-    if not result.valid:
-        diagnostics = [dict(d.to_json(), game=d.extra.get("game")) for d in result.diagnostics]
+    result = outcome.result
+    if outcome.game_id is None:
+        diagnostics = outcome.problems()
         errors = sum(1 for d in diagnostics if d["severity"] == "error")
         extra: dict[str, Any] = {"diagnostics": diagnostics,
                                  "games": [r.to_json() for r in result.reports]}
@@ -284,10 +220,10 @@ def store_route() -> ResponseReturnValue:
         if len(diagnostics) > cap:  # the answer stays bounded, whatever the body holds
             extra["diagnostics"] = diagnostics[:cap]
             extra["diagnostics_omitted"] = len(diagnostics) - cap
-        _bound_diagnostics(extra["games"], cap)
+        bound_diagnostics(extra["games"], cap)
         return error_response(400, f"{errors} problem{'s' if errors != 1 else ''} found "
                               f"(read as {result.format}): nothing was stored", extra=extra)
-    game_id, created = get_store().put(canonical_text(result.records))
+    game_id, created = outcome.game_id, outcome.created
     body = {"id": game_id, "url": url_for("pages.stored", game_id=game_id), "created": created,
             "format": result.format}
     response = jsonify(StoredSchema().dump(body))

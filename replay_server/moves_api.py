@@ -22,9 +22,9 @@ from lcn.moves import InvalidRecord
 
 from .api import bp
 from .errors import BadInput, bad_input
-from .pages import refuse_long_game
 from .schemas import MovesRequestSchema
 from .security import moves_limit, spend_moves_turns
+from .services.games import refuse_long_game
 
 
 def _read_body() -> dict[str, Any]:

@@ -29,10 +29,12 @@ from PIL import Image, ImageDraw, ImageFont
 from lcn.messages import DEFAULT_LANGUAGE, normalise_language
 
 from .caches import ByteCache
+from .config import DEFAULT_MAX_REPLAY_TURNS
 from .forms import QueryError, load_query
 from .i18n import current_language
-from .pages import HEAVY_TEXT_BYTES, outline_of, overview_of, positions_of, stored_text
 from .security import count_heavy_read, preview_limit
+from .services.games import HEAVY_TEXT_BYTES, outline_of, overview_of, positions_of, stored_text
+from .services.links import MAX_TOKEN_LENGTH, LinkError, decode_link, encode_link, site_url
 
 bp = Blueprint("preview", __name__)
 
@@ -273,8 +275,6 @@ def _outline(text: str, game: int) -> dict[str, Any]:
     if not 1 <= game <= len(games):
         abort(404, description=f"this file has {len(games)} game{'s' if len(games) != 1 else ''}: "
                                f"there is no game {game}")
-    from .config import DEFAULT_MAX_REPLAY_TURNS
-
     longest = current_app.config.get("MAX_REPLAY_TURNS") or DEFAULT_MAX_REPLAY_TURNS
     if games[game - 1]["turns"] > longest:
         abort(422, description=f"game {game} has {games[game - 1]['turns']} turns: this site "
@@ -345,8 +345,6 @@ def preview_image(game_id: str | None, lcn_text: str, game: int = 1,
     crawlers want), the path otherwise (never from the request's Host; see ``site_url``).
     None for a self-contained link too long to be repeated in an image's address.
     """
-    from .sharing import MAX_TOKEN_LENGTH, encode_link, site_url
-
     params: dict[str, int | str] = {}
     if game != 1:
         params["game"] = game
@@ -369,8 +367,6 @@ def _template_helpers() -> dict[str, Any]:
 
 
 def _link_text() -> str:
-    from .sharing import LinkError, decode_link
-
     try:
         return decode_link(request.args.get("g", ""))
     except LinkError as exc:

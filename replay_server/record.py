@@ -22,7 +22,8 @@ from lcn.variants import find_variant
 
 from .errors import json_error
 from .i18n import say
-from .pages import (
+from .security import count_heavy_read
+from .services.games import (
     HEAVY_TEXT_BYTES,
     TooLongToReplay,
     outline_of,
@@ -31,7 +32,6 @@ from .pages import (
     refuse_long_game,
     told_of,
 )
-from .security import count_heavy_read
 
 bp = Blueprint("record", __name__)
 

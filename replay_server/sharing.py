@@ -17,9 +17,6 @@ canonical form, which gives it its own permalink. A stored game never changes.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,101 +48,20 @@ from .forms import (
 from .i18n import N_, current_language, gettext
 from .schemas import AnnotationSavedSchema
 from .security import allow_framing, write_limit
+from .services.games import cached_data, refuse_long_game
+from .services.links import MAX_LINK_TEXT, MAX_TOKEN_LENGTH, LinkError, decode_link, encode_link, site_url
+from .services.replays import VIEWS, render_replay
+from .services.storing import games_past
 from .storage import get_store, is_game_id
 
 bp = Blueprint("sharing", __name__)
 
-#: The longest token a self-contained link may carry. Beyond about 8 KB, browsers, proxies
-#: and servers start refusing URLs; a long classic game deflates to well under 2 KB.
-MAX_TOKEN_LENGTH = 8000
-#: The most a token may expand to: a small token cannot make the server inflate megabytes.
-MAX_LINK_TEXT = 256 * 1024
 
 #: The suffix glyphs a turn can be given in the annotation form ("" for none).
 GLYPH_CHOICES: list[tuple[str, str]] = [
     ("", N_("no glyph")), ("!", N_("! good")), ("?", N_("? mistake")), ("!!", N_("!! brilliant")),
     ("??", N_("?? blunder")), ("!?", N_("!? interesting")), ("?!", N_("?! dubious")),
 ]
-
-
-class LinkError(ValueError):
-    """A self-contained link that cannot be read: damaged, truncated or too large.
-
-    ``status`` is the HTTP status to answer: 414 for a token longer than the site accepts,
-    400 for anything else.
-    """
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-
-
-def encode_link(canonical_text: str) -> str:
-    """The token of a self-contained link: the UTF-8 text zlib-compressed, in URL-safe base64.
-
-    The zlib format costs six bytes over raw deflate; its Adler-32 checksum is what lets a
-    damaged link be refused instead of replaying a different game.
-
-    >>> decode_link(encode_link('[Player1 "Ada"]\\n')) == '[Player1 "Ada"]\\n'
-    True
-    """
-    compressor = zlib.compressobj(9, zlib.DEFLATED, 15)
-    packed = compressor.compress(canonical_text.encode("utf-8")) + compressor.flush()
-    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
-
-
-def decode_link(token: str) -> str:
-    """The text a token carries; LinkError with what is wrong for any token that is not one.
-
-    >>> decode_link("not-a-token!")
-    Traceback (most recent call last):
-    ...
-    replay_server.sharing.LinkError: the link is damaged: it contains '!', which a game link never does
-    """
-    token = token.strip()
-    if not token:
-        raise LinkError(gettext("the link carries no game: the g= parameter is empty"))
-    if len(token) > MAX_TOKEN_LENGTH:
-        raise LinkError(
-            gettext("the link is too long (%(length)s characters; at most %(max)s): store the game "
-                    "and share its permalink instead", length=len(token), max=MAX_TOKEN_LENGTH),
-            414)
-    for char in token:
-        if not (char.isascii() and (char.isalnum() or char in "-_")):
-            raise LinkError(gettext("the link is damaged: it contains %(char)s, which a game link "
-                                    "never does", char=repr(char)))
-    if len(token) % 4 == 1:
-        raise LinkError(gettext("the link is damaged: it looks cut short (an impossible length)"))
-    try:
-        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    except (binascii.Error, ValueError) as exc:
-        raise LinkError(gettext("the link is damaged: %(reason)s", reason=exc)) from exc
-    inflater = zlib.decompressobj(15)
-    try:
-        raw = inflater.decompress(packed, MAX_LINK_TEXT + 1)
-    except zlib.error as exc:
-        raise LinkError(
-            gettext("the link is damaged: its data does not decompress or fails its checksum "
-                    "(was it cut or changed when copied?)")) from exc
-    if len(raw) > MAX_LINK_TEXT:
-        raise LinkError(
-            gettext("the link expands to more than %(max)s bytes, more than a game link may carry",
-                    max=MAX_LINK_TEXT))
-    if not inflater.eof:
-        raise LinkError(gettext("the link is damaged: its data ends too early (was it cut short "
-                                "when copied?)"))
-    if inflater.unused_data:
-        raise LinkError(gettext("the link is damaged: it has extra data after the game"))
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LinkError(
-            gettext("the link is damaged: the game is not valid UTF-8 (%(reason)s at byte %(byte)s)",
-                    reason=exc.reason, byte=exc.start)) from exc
-    if not text.strip():
-        raise LinkError(gettext("the link carries an empty game"))
-    return text
 
 
 # --- links shown on replay pages -----------------------------------------------------------
@@ -181,24 +97,8 @@ def _query(game: int, turn: int | None, view: str | None = None) -> dict[str, in
 def _shown_view() -> str | None:
     """The hands view of the page being made (``?view=``), kept in the links to a turn; None
     for the default (every hand)."""
-    from .pages import VIEWS
-
     view = request.args.get("view") if has_request_context() else None
     return view if view in VIEWS and view != "all" else None
-
-
-def site_url(endpoint: str, **values: Any) -> str:
-    """A link to one of the site's pages for people to copy: ``BASE_URL`` (``LCN_BASE_URL``)
-    and the path when the site's address is configured, the path alone otherwise.
-
-    Never the request's ``Host``: pages are cached as public and immutable, so a link made
-    from one request's forged ``Host`` header would be served to every later reader. A
-    relative link is made absolute in the browser, from the address the reader really used
-    (share.js).
-    """
-    path = url_for(endpoint, **values)
-    base = current_app.config.get("BASE_URL")
-    return f"{str(base).rstrip('/')}{path}" if base else path
 
 
 def share_links(game_id: str | None, lcn_text: str, game: int = 1, turn: int | None = None) -> ShareLinks:
@@ -270,8 +170,6 @@ def annotation_form(lcn_text: str, game: int = 1) -> AnnotationForm | None:
 
     Read once per text and game (kept with the replay's other data: a text never changes
     under its digest), not on every render of its replay page."""
-    from .pages import cached_data
-
     return cached_data("annotation-form", lcn_text, lambda: _annotation_form(lcn_text, game), game)
 
 
@@ -316,8 +214,6 @@ def annotate(lcn_text: str, game: int, form: Any) -> str:
     A field that is absent leaves that part as it was; an empty one clears it. Other games of
     the file, and glyphs other than a turn's suffix glyph, are kept.
     """
-    from .pages import refuse_long_game
-
     records, record = _record(lcn_text, game)
     refuse_long_game(len(record.turns), game)  # the replay page's cap, and its 422
     loaded = load_annotation_form(form, len(record.turns))
@@ -420,8 +316,6 @@ def save_annotation() -> ResponseReturnValue:
     except AnnotationError as exc:
         return error_response(400, str(exc), code="bad-annotation")
     text, _ = _source_text(head)
-    from .pages import games_past
-
     max_games = current_app.config["MAX_GAMES"]
     if games_past(text, "lcn", max_games):  # a link can carry thousands of one-line games
         return error_response(413, gettext(
@@ -468,8 +362,6 @@ PAGE_MAX_AGE = 24 * 3600
 
 
 def _render(text: str, game_id: str | None, *, embed: bool) -> Response:
-    from .pages import render_replay
-
     try:
         query = load_query(request.args, LinkQuerySchema)
     except QueryError as exc:
@@ -505,3 +397,10 @@ def embed(game_id: str) -> ResponseReturnValue:
 def embed_link() -> ResponseReturnValue:
     """The compact replay of a self-contained link, for an iframe on any site."""
     return _render(_link_text(), None, embed=True)
+
+
+#: The self-contained links' names (services.links) that the site's tests and tools have always
+#: read here.
+__all__ = ["GLYPH_CHOICES", "MAX_LINK_TEXT", "MAX_TOKEN_LENGTH", "AnnotationError", "AnnotationForm",
+           "LinkError", "ShareLinks", "annotate", "annotation_form", "bp", "decode_link", "encode_link",
+           "share_links", "site_url"]

@@ -52,6 +52,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.lstrip_blocks = True
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
+    # The site's modules are imported when an application is made, not with the package: the
+    # command imports replay_server.config and replay_server.storage alone (lcn db, lcn serve's
+    # checks), without the blueprints and what they load (Pillow, apispec, Pygments, Babel).
+    # Nothing below imports this package back: the modules import downward only
+    # (tests/test_site_layers.py).
     from . import i18n, security, storage
 
     i18n.init_app(app)
@@ -59,7 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     storage.init_app(app)
     security.init_app(app)
 
-    from . import api, errors, moves_api, ops, pages, preview, sharing  # noqa: F401 (moves_api adds a route to api.bp)
+    from . import api, errors, moves_api, ops, pages, preview, record, sharing  # noqa: F401 (moves_api adds a route to api.bp)
 
     errors.init_app(app)
     ops.init_app(app)
@@ -67,7 +72,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(preview.bp)
-    from . import record
     app.register_blueprint(record.bp)
     return app
 

@@ -5,6 +5,7 @@
 - :mod:`.storing`: import a file of any format, check every game, store it;
 - :mod:`.documents`: the JSON documents of a file (its validation, its games replayed);
 - :mod:`.replays`: render the replay page of a game;
+- :mod:`.annotations`: the annotation form's values, and a file annotated as posted;
 - :mod:`.links`: self-contained links, the game carried in the link.
 
 They import only downward (the store, the caches, the configuration, the library ``lcn``),

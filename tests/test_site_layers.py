@@ -102,6 +102,16 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[
                 yield found, node.lineno
 
 
+def lines_in_functions(path: Path) -> set[int]:
+    """The lines of the imports made inside functions (or methods) of a file."""
+    lines = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            lines.update(inner.lineno for inner in ast.walk(node)
+                         if isinstance(inner, ast.Import | ast.ImportFrom))
+    return lines
+
+
 def graph() -> dict[str, dict[str, int]]:
     """Every module's imports of the package's modules (each with the line of its first)."""
     known = modules()
@@ -204,3 +214,22 @@ def test_imports_go_down_the_layers() -> None:
             elif name in BLUEPRINTS and target in BLUEPRINTS and (name, target) not in BLUEPRINT_IMPORTS:
                 wrong.append(f"blueprint {_shown(name)} imports blueprint {_shown(target)} at line {line}")
     assert not wrong, "\n".join(wrong)
+
+
+
+def test_modules_import_each_other_at_module_level() -> None:
+    """An import of the package's own modules inside a function is how a circle is hidden;
+    only the application factory imports there (the package is imported by the command for
+    its configuration and store alone, without the blueprints and what they load)."""
+    known = modules()
+    hidden = [f"{_shown(name)} imports {_shown(target)} inside a function, at line {line}"
+              for name, path in known.items() if name
+              for target, line in imports_of(name, path, known)
+              if line in lines_in_functions(path) and target != name]
+    assert not hidden, "\n".join(hidden)
+
+
+def test_imports_inside_functions_are_found(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("import os\n\n\ndef f():\n    from . import a\n    return a\n", encoding="utf-8")
+    assert lines_in_functions(path) == {5}

@@ -71,6 +71,8 @@ def _text(number: int, stored: Stored, file: str | None) -> None:
     data = stored.analysis
     accuracy = ", ".join(f"{printable(str(name))} {value:.1f}" for name, value in data["accuracy"].items())
     head = say(msg("game {number}: accuracy {accuracy}", number=number, accuracy=accuracy))
+    if data.get("view") == "open cards":
+        head += " " + say(msg("(open cards: judged with every card known, which no player knew)"))
     click.echo(head if file is None else f"{printable(file)}: {head}")
     marked = [(d, reason) for d, reason in zip(data["decisions"], stored.reasons, strict=True)
               if d.get("mark")]
@@ -166,6 +168,9 @@ def _prepared(display: str, source: Path, index: int, record: lcn.GameRecord,
 @click.option("--no-cache", is_flag=True,
               help="search every game afresh and store nothing (an analysis with --seconds or "
                    "without --seed is not repeatable: the store gives the first one again)")
+@click.option("--open-cards", is_flag=True,
+              help="judge with every card known (the whole deal; classic) rather than from what "
+                   "each player knew: labelled as such, it says what the deal rewarded")
 @click.option("--no-progress", is_flag=True,
               help="never show the progress line (shown on a terminal)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
@@ -173,7 +178,7 @@ def _prepared(display: str, source: Path, index: int, record: lcn.GameRecord,
 @_glob_option("analyse")
 def analyse_command(files: tuple[str, ...], game_no: int | None, seed: int | None, seconds: float,
                     playouts: int | None, jobs: int, dask_address: str | None, cache_dir: str | None,
-                    no_cache: bool, no_progress: bool, fmt: str, pattern: str) -> None:
+                    no_cache: bool, open_cards: bool, no_progress: bool, fmt: str, pattern: str) -> None:
     """Judge every decision of each game of FILES ('-' for standard input, a directory for
     its .lcn files) from what its player knew: best moves, marks, accuracy."""
     files = tuple(expand_inputs(files, pattern))
@@ -181,7 +186,7 @@ def analyse_command(files: tuple[str, ...], game_no: int | None, seed: int | Non
     if no_cache and cache_dir is not None:
         raise click.UsageError(say(msg("--cache and --no-cache exclude each other")))
     jobs = jobs_option_value(jobs)
-    budget = Budget.of(seed=seed, seconds=seconds, playouts=playouts)
+    budget = Budget.of(seed=seed, seconds=seconds, playouts=playouts, open_cards=open_cards)
     store = None if no_cache else AnalysisCache(cache_dir)
     status = 0
     games: list[_Game] = []
@@ -239,7 +244,8 @@ class _Run:
             if pool is not None:
                 for game in searched:
                     game.pending = pool.submit_analysis(id(game), game.text, self.budget.seed,
-                                                        self.budget.seconds, self.budget.playouts)
+                                                        self.budget.seconds, self.budget.playouts,
+                                                        self.budget.open_cards)
             for game in self.games:
                 self._finish(game, processes)
                 self._give_out(game)
@@ -287,7 +293,7 @@ class _Run:
             told: Callable[[int, int, int], None] = self.progress.told
             outcome = analyse_text(game.text, self.budget.seed, self.budget.seconds, self.budget.playouts,
                                    game=id(game), jobs=self.jobs if self.dask_address is None else 1,
-                                   progress=told)
+                                   progress=told, open_cards=self.budget.open_cards)
         game.outcome = outcome
         self.progress.games_done += 1
         if outcome[0] == "analysis":

@@ -181,12 +181,16 @@ class Analysis:
     seconds: float | None
     playouts: int | None
     unjudged: tuple[int, ...] = ()
+    #: Whether every decision was judged with every card known (the open-cards view) rather
+    #: than from what its player knew.
+    open_cards: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"players": list(self.players), "decisions": [d.to_json() for d in self.decisions],
                 "accuracy": {name: round(value, 1) for name, value in self.accuracy.items()},
                 "budget": {"seconds": self.seconds, "playouts": self.playouts, "seed": self.seed},
-                "unjudged": list(self.unjudged)}
+                "unjudged": list(self.unjudged),
+                "view": "open cards" if self.open_cards else "players"}
 
 
 def move_accuracy(drop: float) -> float:
@@ -312,15 +316,33 @@ def best_move(record: GameRecord | str, *, seed: int | None = None, seconds: flo
                     result.playouts, result.seconds)
 
 
-def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
-            seed: int | None, seconds: float | None, playouts: int | None) -> Decision | None:
-    """The judgement of one decision of a game; None when the record does not give what
-    its decider knew."""
-    text, seat = point.played, point.seat
+def _open_view(judge: Judge, record: GameRecord, point: Point) -> tuple[Any, int]:
+    opened = getattr(judge, "open_view", None)
+    if opened is None:
+        raise NotAnalysable(msg("the open-cards view is not offered for this game: its analysis "
+                                "is from what each player knew only"))
     try:
-        infoset, move = _view(judge, game, point)
-    except NotAnalysable:
-        return None
+        infoset, move = opened(record, point)
+    except ValueError as exc:
+        raise NotAnalysable(msg("the open-cards view cannot be made: {why}", why=str(exc))) from None
+    return infoset, move
+
+
+def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
+            seed: int | None, seconds: float | None, playouts: int | None,
+            open_cards: bool = False) -> Decision | None:
+    """The judgement of one decision of a game; None when the record does not give what
+    its decider knew (with ``open_cards``: the position with every card known, which the
+    record must give)."""
+    text, seat = point.played, point.seat
+    move: int | None
+    if open_cards:
+        infoset, move = _open_view(judge, game, point)
+    else:
+        try:
+            infoset, move = _view(judge, game, point)
+        except NotAnalysable:
+            return None
     assert move is not None
     share = 1.0 - DUEL_SHARE
     result: SearchResult = search(infoset, seed=seed, keep=(move,),
@@ -371,23 +393,28 @@ def _decide(judge: Judge, game: GameRecord, names: list[str], point: Point,
                     move_accuracy(drop), samples, reason)
 
 
-def _decide_task(task: tuple[str, int, int | None, float | None, int | None]) -> Decision | None:
+def _decide_task(task: tuple[str, int, int | None, float | None, int | None, bool]) -> Decision | None:
     """One decision judged in a worker process, from the game's text."""
-    text, index, seed, seconds, playouts = task
+    text, index, seed, seconds, playouts, open_cards = task
     game = _record(text)
     variant, names = _checked(game)
     judge = _judge(variant)
-    return _decide(judge, game, names, judge.points(game)[index], seed, seconds, playouts)
+    return _decide(judge, game, names, judge.points(game)[index], seed, seconds, playouts, open_cards)
 
 
 def analyse(record: GameRecord | str, *, seed: int | None = None,
             seconds: float | None = ANALYSIS_SECONDS, playouts: int | None = None,
             progress: Callable[[int, int], None] | None = None,
-            turns: Iterable[int] | None = None, jobs: int = 1) -> Analysis:
+            turns: Iterable[int] | None = None, jobs: int = 1, open_cards: bool = False) -> Analysis:
     """Every decision of the record's last game (or those of ``turns``, 1-based), judged from the
     deciding player's information, with a budget of ``seconds`` or ``playouts`` *per
     decision* (``playouts`` replaces the clock when given). ``progress(done, total)`` is
     called after each decision.
+
+    With ``open_cards`` every decision is judged with every card known instead (the record's
+    whole deal; classic): what was best given the cards, which no player could know, so
+    a mark there says what the deal would have rewarded, not a mistake of judgement. The
+    analysis says which view it is (:attr:`Analysis.open_cards`).
 
     The same ``seed`` and ``playouts`` give the same analysis; each decision's search is
     seeded from ``seed`` and the turn, so one decision's result does not depend on which
@@ -409,6 +436,8 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
                                      count=len(game.turns)))
     asked = None if turns is None else set(turns)
     points = judge.points(game)
+    if open_cards and points:
+        _open_view(judge, game, points[0])  # refused at once, not decision by decision
     wanted = [index for index, point in enumerate(points) if asked is None or point.turn in asked]
     if len(wanted) > MAX_DECISIONS:
         raise NotAnalysable(msg("the game has {count} decisions to judge; an analysis judges at most "
@@ -423,7 +452,7 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
         from .writer import write_game
 
         text = write_game(game)
-        tasks = [(text, index, point_seed, seconds, playouts)
+        tasks = [(text, index, point_seed, seconds, playouts, open_cards)
                  for index, point_seed in zip(wanted, seeds, strict=True)]
         with ProcessPoolExecutor(min(jobs, len(wanted))) as pool:
             for decision in pool.map(_decide_task, tasks):
@@ -432,7 +461,8 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
                     progress(len(judged), len(wanted))
     else:
         for index, point_seed in zip(wanted, seeds, strict=True):
-            judged.append(_decide(judge, game, names, points[index], point_seed, seconds, playouts))
+            judged.append(_decide(judge, game, names, points[index], point_seed, seconds, playouts,
+                                  open_cards))
             if progress is not None:
                 progress(len(judged), len(wanted))
     decisions = [decision for decision in judged if decision is not None]
@@ -446,7 +476,8 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
         mine = [d.accuracy for d in decisions if d.player == name]
         if mine:
             accuracy[name] = sum(mine) / len(mine)
-    return Analysis(tuple(names), tuple(decisions), accuracy, seed, seconds, playouts, unjudged)
+    return Analysis(tuple(names), tuple(decisions), accuracy, seed, seconds, playouts, unjudged,
+                    open_cards)
 
 
 def refusal(exc: Exception) -> list[Diagnostic]:

@@ -72,17 +72,23 @@ class Budget:
     seconds: float | None
     playouts: int | None
     seed: int | None
+    #: The open-cards view (every card known) rather than each player's: another analysis.
+    open_cards: bool = False
 
     @classmethod
-    def of(cls, *, seed: int | None, seconds: float | None, playouts: int | None) -> Budget:
+    def of(cls, *, seed: int | None, seconds: float | None, playouts: int | None,
+           open_cards: bool = False) -> Budget:
         """The budget ``analyse`` runs with for these arguments (``1`` and ``1.0`` seconds are
         the same budget)."""
         if playouts is not None:
-            return cls(None, int(playouts), seed)
-        return cls(None if seconds is None else float(seconds), None, seed)
+            return cls(None, int(playouts), seed, open_cards)
+        return cls(None if seconds is None else float(seconds), None, seed, open_cards)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seconds": self.seconds, "playouts": self.playouts, "seed": self.seed}
+        found: dict[str, Any] = {"seconds": self.seconds, "playouts": self.playouts, "seed": self.seed}
+        if self.open_cards:
+            found["open_cards"] = True
+        return found
 
 
 def canonical_text(record: GameRecord) -> str:

@@ -345,11 +345,12 @@ class DaskWorkers:
         return _Pending(self, self._submit(_files_bytes_task, data, count_plain), then)
 
     def submit_analysis(self, game: int, text: str, seed: int | None, seconds: float | None,
-                        playouts: int | None) -> _Pending:
+                        playouts: int | None, open_cards: bool = False) -> _Pending:
         """One game's analysis (``lcn analyse --dask``), sent as its canonical text: a
         worker needs no file. Its result is :data:`lcn.parallel.AnalysisOutcome`; a cluster
         lost meanwhile raises :class:`WorkersGone`, for the game to be analysed here."""
-        return _Pending(self, self._submit(analyse_text, text, seed, seconds, playouts, game=game))
+        return _Pending(self, self._submit(analyse_text, text, seed, seconds, playouts, game=game,
+                                           open_cards=open_cards))
 
     def stop(self) -> None:
         """Cancel the tasks not done (the cluster itself is closed by :class:`Cluster`)."""

@@ -1544,8 +1544,8 @@ def _start_analysis_worker(queue: Any) -> None:
 
 
 def analyse_text(text: str, seed: int | None, seconds: float | None, playouts: int | None, *,
-                 game: int = 0, jobs: int = 1, progress: AnalysisProgress | None = None
-                 ) -> AnalysisOutcome:
+                 game: int = 0, jobs: int = 1, progress: AnalysisProgress | None = None,
+                 open_cards: bool = False) -> AnalysisOutcome:
     """The analysis of the game whose canonical text is ``text``, as an outcome of plain
     values (:data:`AnalysisOutcome`): it is run in worker processes and on Dask workers,
     and an exception would not carry its diagnostics back (``InvalidRecord`` loses them
@@ -1566,7 +1566,8 @@ def analyse_text(text: str, seed: int | None, seconds: float | None, playouts: i
 
     try:
         result = analyse(text, seed=seed, seconds=seconds, playouts=playouts, jobs=jobs,
-                         progress=told if progress is not None or queue is not None else None)
+                         progress=told if progress is not None or queue is not None else None,
+                         open_cards=open_cards)
     except InvalidRecord as exc:
         return ("invalid", _pack_diagnostics(exc.diagnostics))
     except NotAnalysable as exc:
@@ -1591,8 +1592,9 @@ class AnalysisProcesses(_Executor):
         self._executor = ProcessPoolExecutor(count, context, _start_analysis_worker, (self.progress,))
 
     def submit_analysis(self, game: int, text: str, seed: int | None, seconds: float | None,
-                        playouts: int | None) -> Future[AnalysisOutcome]:
-        return self._executor.submit(analyse_text, text, seed, seconds, playouts, game=game)
+                        playouts: int | None, open_cards: bool = False) -> Future[AnalysisOutcome]:
+        return self._executor.submit(analyse_text, text, seed, seconds, playouts, game=game,
+                                     open_cards=open_cards)
 
     def reports(self) -> list[tuple[int, int, int]]:
         """The progress reports sent since the last call."""

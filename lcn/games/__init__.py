@@ -167,6 +167,31 @@ class Judge(Protocol):
         record does not give that seat's view (a hand it never wrote)."""
         ...
 
+    # A judge may also offer ``open_view(record, point)``: the position before ``point`` with
+    # every card known (:class:`OpenCards`) and the move played, for a record that gives the
+    # whole deal (ValueError, saying why, for one that does not).
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCards:
+    """The *open-cards view* of a position: every card known, as an information set.
+
+    An analysis "with every card known" asks what was best given the whole deal, which is not
+    what a player could know; it is labelled as such wherever it is shown. Every sample is the
+    true position itself, so the search's only chance left is in the playouts' own play.
+    ``explain`` is the seat's own information set's one-line reasons, when it has them.
+    """
+
+    seat: int
+    core: GameCore
+    explain: Any = None
+
+    def sample(self, rng: random.Random) -> GameCore:
+        return self.core.copy()
+
+    def reason(self, best: int, played: int) -> Any:
+        return None if self.explain is None else self.explain(best, played)
+
 
 #: The game package of each built-in variant, by the variant's class: a subclass (another
 #: engine's rules) is not served, and keeps its engine's path.
@@ -204,5 +229,5 @@ def built_in_judge(variant: Variant[Any, Any]) -> Judge | None:
     return judge
 
 
-__all__ = ["GameCore", "InformationSet", "Judge", "Listing", "MoveLister", "Point", "built_in_judge",
-           "built_in_lister", "record_words"]
+__all__ = ["GameCore", "InformationSet", "Judge", "Listing", "MoveLister", "OpenCards", "Point",
+           "built_in_judge", "built_in_lister", "record_words"]

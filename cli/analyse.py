@@ -169,7 +169,7 @@ def _prepared(display: str, source: Path, index: int, record: lcn.GameRecord,
               help="search every game afresh and store nothing (an analysis with --seconds or "
                    "without --seed is not repeatable: the store gives the first one again)")
 @click.option("--open-cards", is_flag=True,
-              help="judge with every card known (the whole deal; classic) rather than from what "
+              help="judge with every card known (classic's whole deal, Rivals' piles) rather than from what "
                    "each player knew: labelled as such, it says what the deal rewarded")
 @click.option("--no-progress", is_flag=True,
               help="never show the progress line (shown on a terminal)")

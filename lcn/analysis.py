@@ -411,8 +411,9 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
     decision* (``playouts`` replaces the clock when given). ``progress(done, total)`` is
     called after each decision.
 
-    With ``open_cards`` every decision is judged with every card known instead (the record's
-    whole deal; classic): what was best given the cards, which no player could know, so
+    With ``open_cards`` every decision is judged with every card known instead (classic: the
+    record's whole deal; Rivals: the piles' order; Roll & Write hides no card, and refuses it):
+    what was best given the cards, which no player could know, so
     a mark there says what the deal would have rewarded, not a mistake of judgement. The
     analysis says which view it is (:attr:`Analysis.open_cards`).
 

@@ -1,5 +1,6 @@
-"""The open-cards view of an analysis: every decision judged with the whole deal known,
-labelled as such everywhere, and refused where the record does not give the deal."""
+"""The open-cards view of an analysis: every decision judged with the whole deal known (classic's
+hands and draw pile, Rivals' piles), labelled as such everywhere, and refused where the record
+does not give the deal or the game hides no cards (Roll & Write)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from lcn.analysis import NotAnalysable, analyse
 from lcn.analysis_cache import Budget, cache_key, canonical_text
 from lcn.games import OpenCards
 from lcn.games.classic.core import ClassicCore
+from lcn.games.rivals.core import RivalsCore, turn_words
 from lcn.variants.classic import CLASSIC_5
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -60,10 +62,36 @@ def test_the_open_view_is_refused_without_the_whole_deal_or_for_other_games() ->
     assert view is not None
     with pytest.raises(NotAnalysable, match="needs the whole deal"):
         analyse(view, playouts=20, open_cards=True)
-    rivals = lcn.read_game((SAMPLES / "rivals" / "two-players.lcn").read_text(encoding="utf-8"))
-    assert rivals is not None
-    with pytest.raises(NotAnalysable, match="not offered for this game"):
+    rivals = lcn.read_game((SAMPLES / "rivals" / "rulebook-auction.lcn").read_text(encoding="utf-8"))
+    assert rivals is not None and "Pile1" not in rivals.tags
+    with pytest.raises(NotAnalysable, match="needs the order of the piles"):
         analyse(rivals, playouts=20, open_cards=True)
+    sheets = lcn.read_game((SAMPLES / "rollwrite" / "two-players.lcn").read_text(encoding="utf-8"))
+    assert sheets is not None
+    with pytest.raises(NotAnalysable, match="not offered for this game"):
+        analyse(sheets, playouts=20, open_cards=True)
+
+
+@pytest.mark.parametrize("name", ["two-players", "three-players", "four-players"])
+def test_a_rivals_open_view_is_the_table_with_the_piles_order_of_the_record(name: str) -> None:
+    record = lcn.read_game((SAMPLES / "rivals" / f"{name}.lcn").read_text(encoding="utf-8"))
+    assert record is not None
+    judge = lcn.find_variant(record.variant_name).judge()  # type: ignore[union-attr]
+    assert judge is not None
+    points = judge.points(record)
+    truth = RivalsCore.from_record(record)
+    words = [(index + 1, place, word) for index, turn in enumerate(record.turns)
+             for place, word in enumerate(turn_words(turn.text))]
+    at = 0
+    for point in points:
+        while words[at][:2] != (point.turn, point.word):
+            assert truth.step(truth.move(words[at][2])) == 0
+            at += 1
+        view, _ = judge.open_view(record, point)  # type: ignore[attr-defined]
+        assert view.sample(random.Random(at)).key() == truth.key()
+    assert len(points) > 100
+    opened = analyse(record, seed=1, playouts=30, turns=[1, 2], open_cards=True)
+    assert opened.decisions and opened.open_cards
 
 
 def test_lcn_analyse_open_cards_is_labelled_and_stored_apart(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from .. import Point
+from .. import OpenCards, Point
 from .core import CARD_IDS, MORE, NAMES, PLACE, TO_BOX, turn_words
 from .sampler import UNCOVER, InfoSet, infoset_from_record, turn_starts
 
@@ -100,6 +100,24 @@ class RivalsJudge:
             # core lists; every placement is offered here, so that the one made is judged.
             infoset = dataclasses.replace(infoset, last=-1)
         return dataclasses.replace(infoset, shown=shown), move
+
+
+    def open_view(self, record: GameRecord, point: Point) -> tuple[OpenCards, int]:
+        """The position before ``point`` with every card known: the piles' order from the
+        record's ``Pile`` tags, which must give every pile."""
+        infoset, move = self.view(record, point)
+        assert move is not None
+        order: list[int] = []
+        for index in range(infoset.pile, len(infoset.sizes)):
+            tag = record.tags.get(f"Pile{index + 1}")
+            if tag is None:
+                raise ValueError(f"the open-cards view needs the order of the piles; the record has "
+                                 f"no Pile{index + 1} tag")
+            cards = [_FOLDED.get(name.casefold(), -1) for name in str(tag).split()]
+            order.extend(cards[infoset.sizes[index] - infoset.left:] if index == infoset.pile else cards)
+        if sorted(order) != sorted(infoset.unseen):
+            raise ValueError("the Pile tags do not give the cards still to come in this position")
+        return OpenCards(point.seat, infoset.dealt(order[::-1])), move
 
 
 def judge(variant: RivalsVariant) -> RivalsJudge:

@@ -745,21 +745,40 @@
     var status = $("save-status");
     status.textContent = say("saving");
     var note = lastOpen(game, turnsOf(game)) ? " " + say("unfinished_turn") : "";
+    var turns = turnsOf(game).length - (lastOpen(game, turnsOf(game)) ? 1 : 0);
     post(root.getAttribute("data-save-url"), {lcn: fileText(true)}).then(function (answer) {
       if (answer.status === 200 || answer.status === 201) {
         var link = new URL(answer.data.url, window.location.href).toString();
         state.saved = link;
+        state.savedAt = atLastTurn(link, state.games.length - 1, turns);
         store();
         status.textContent = say("saved") + note;
-        $("permalink").href = link;
-        $("permalink").textContent = link;
-        $("permalink-line").hidden = false;
+        showSaved();
       } else {
         status.textContent = say("save_failed", {message: errorMessage(answer.data)});
       }
     }).catch(function () {
       status.textContent = say("save_offline");
     });
+  }
+
+  // The replay of a saved game at the position just recorded: the permalink opens a game at
+  // its start, while whoever saves at the table wants to see where the game stands (in a
+  // match, the game being played). A turn being written is not in the file, so not counted.
+  function atLastTurn(link, index, turns) {
+    var url = new URL(link, window.location.href);
+    if (state.games.length > 1) {
+      url.searchParams.set("game", String(index + 1));
+    }
+    url.searchParams.set("turn", String(turns));
+    return url.toString();
+  }
+
+  function showSaved() {
+    $("permalink").href = state.saved;
+    $("permalink").textContent = state.saved;
+    $("open-replay").href = state.savedAt || state.saved;
+    $("permalink-line").hidden = false;
   }
 
   function download() {
@@ -836,9 +855,7 @@
   render();
   if (state) {
     if (state.saved) {
-      $("permalink").href = state.saved;
-      $("permalink").textContent = state.saved;
-      $("permalink-line").hidden = false;
+      showSaved();
     }
     refresh();
   }

@@ -234,13 +234,14 @@
   });
 
   // Autoplay: one turn every few seconds (the speed chosen) until the end, or until any other
-  // step.
+  // step. The button holds both its words and shows the one aria-pressed says (site.css), so
+  // that it is as wide as the longer one and the steps beside it never move.
   var play = document.getElementById("play");
   var speed = document.getElementById("speed");
   var timer = null;
   function stop() {
     if (timer !== null) { window.clearInterval(timer); timer = null; }
-    if (play) { play.textContent = play.getAttribute("data-play") || "Play"; play.setAttribute("aria-pressed", "false"); }
+    if (play) { play.setAttribute("aria-pressed", "false"); }
   }
   function delay() {
     var chosen = speed ? parseInt(speed.value, 10) : 1500;
@@ -248,7 +249,6 @@
   }
   function start() {
     if (current >= last) { go(0); }
-    play.textContent = play.getAttribute("data-pause") || "Pause";
     play.setAttribute("aria-pressed", "true");
     timer = window.setInterval(function () {
       if (current >= last) { stop(); return; }

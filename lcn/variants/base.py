@@ -11,7 +11,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..diagnostics import Severity
 from ..messages import msg
@@ -348,3 +348,75 @@ class Variant(ABC, Generic[S, M]):
         import copy
 
         return copy.deepcopy(state)
+
+
+class TurnRecordState(Protocol):
+    """What :class:`NumberedTurns` keeps in a variant's state: the record's turn texts and
+    written numbers, the turns applied so far and how far the record's place is from that,
+    and a turn played ahead of its place with its problems."""
+
+    texts: tuple[str, ...]
+    numbers: tuple[int | None, ...]
+    calls: int
+    offset: int
+    pending: tuple[Any, list[Problem]] | None
+
+
+NS = TypeVar("NS", bound=TurnRecordState)
+
+
+class NumberedTurns(Variant[NS, M]):
+    """A variant whose records number every turn, reading those numbers as evidence.
+
+    People copy a game line by line, and two lines written in each other's place show as
+    numbers ``n+1`` then ``n``; such a pair is played in the order of its numbers, so that
+    neither turn is blamed for the other. Rivals and Roll & Write read their records so;
+    classic numbers a pair of turns per line and keeps its own reading.
+    """
+
+    def apply(self, state: NS, move: M) -> list[Problem]:
+        try:
+            return self._turn(state, move)
+        finally:
+            state.calls += 1
+
+    def move_number(self, state: NS, turn_index: int) -> tuple[int, bool]:
+        # Where the turn stands in the record, for ``apply`` to read its number with it.
+        state.offset = turn_index - state.calls
+        return turn_index + 1, True
+
+    def _turn(self, state: NS, move: M) -> list[Problem]:
+        if state.pending is not None:
+            (played, done), state.pending = state.pending, None
+            if played == move:
+                return done
+        turn = state.calls + state.offset
+        numbers = state.numbers
+        if numbers:
+            self._numbers(state)
+        if turn + 1 < len(numbers) and numbers[turn] == turn + 2 and numbers[turn + 1] == turn + 1:
+            # The numbers say that this turn and the next were written in each other's
+            # place (two lines swapped): they are played in the order of their numbers.
+            try:
+                ahead = self.parse_move(state, state.texts[turn + 1])
+            except MoveSyntaxError:
+                ahead = None
+            if ahead is not None:
+                self._swapped(state)
+                done = self._apply(state, ahead)
+                problems = self._apply(state, move)
+                state.pending = (ahead, done)
+                return problems
+        return self._apply(state, move)
+
+    @abstractmethod
+    def _apply(self, state: NS, move: M) -> list[Problem]:
+        """Play one turn in its place, with the problems it has."""
+
+    @staticmethod
+    @abstractmethod
+    def _numbers(state: NS) -> None:
+        """Read the number written before the turn about to be played as evidence."""
+
+    def _swapped(self, state: NS) -> None:
+        """What a variant learns from two turns found swapped (nothing, unless it says)."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..diagnostics import Severity, hint
 from ..games.colours import colour_names
 from ..messages import join, layout, msg
-from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_hint
+from .base import ExpressResult, MoveSyntaxError, NumberedTurns, Problem, Score, name_hint
 
 if TYPE_CHECKING:
     from ..describe import TurnStory
@@ -557,7 +557,7 @@ class RivalsState:
 # -- the variant ------------------------------------------------------------------------
 
 
-class RivalsVariant(Variant[RivalsState, RivalsMove]):
+class RivalsVariant(NumberedTurns[RivalsState, RivalsMove]):
     """Lost Cities: Rivals through the variant interface."""
 
     name = "rivals"
@@ -810,40 +810,8 @@ class RivalsVariant(Variant[RivalsState, RivalsMove]):
         return msg("{left} cards still to uncover, {in_pile} of them in pile {pile} of {piles}",
                    left=left, in_pile=in_pile, pile=state.pile + 1, piles=PILE_COUNT)
 
-    def apply(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
-        try:
-            return self._turn(state, move)
-        finally:
-            state.calls += 1
-
-    def move_number(self, state: RivalsState, turn_index: int) -> tuple[int, bool]:
-        # Where the turn stands in the record, for ``apply`` to read its number with it.
-        state.offset = turn_index - state.calls
-        return turn_index + 1, True
-
-    def _turn(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
-        if state.pending is not None:
-            (played, done), state.pending = state.pending, None
-            if played == move:
-                return done
-        turn = state.calls + state.offset
-        numbers = state.numbers
-        if numbers:
-            self._numbers(state)
-        if turn + 1 < len(numbers) and numbers[turn] == turn + 2 and numbers[turn + 1] == turn + 1:
-            # The numbers say that this turn and the next were written in each other's
-            # place: they are played in the order of their numbers.
-            try:
-                ahead = self.parse_move(state, state.texts[turn + 1])
-            except MoveSyntaxError:
-                ahead = None
-            if ahead is not None:
-                state.lost = 0
-                done = self._apply(state, ahead)
-                problems = self._apply(state, move)
-                state.pending = (ahead, done)
-                return problems
-        return self._apply(state, move)
+    def _swapped(self, state: RivalsState) -> None:
+        state.lost = 0  # the jump in the numbers was the swap, not turns left out
 
     def _apply(self, state: RivalsState, move: RivalsMove) -> list[Problem]:
         problems: list[Problem] = []

@@ -67,7 +67,7 @@ from ..diagnostics import hint
 from ..games.colours import colour_names
 from ..messages import Message, join, msg, template
 from ..messages import layout as set_out
-from .base import ExpressResult, MoveSyntaxError, Problem, Score, Variant, name_hint
+from .base import ExpressResult, MoveSyntaxError, NumberedTurns, Problem, Score, name_hint
 from .rivals import player_tokens as _letter_tokens
 
 if TYPE_CHECKING:
@@ -768,7 +768,7 @@ def _verdict() -> Callable[[GameRecord, list[str]], ExpressResult | None]:
     return express_check
 
 
-class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
+class RollWriteVariant(NumberedTurns[RollWriteState, RollWriteMove]):
     """Lost Cities: Roll & Write through the variant interface.
 
     ``layout`` is a sheet layout (:func:`parse_layout`) that applies to every record checked
@@ -890,40 +890,6 @@ class RollWriteVariant(Variant[RollWriteState, RollWriteMove]):
                        count=len(left), bridges=join(left), players=", ".join(fresh))
         return msg("{count} bridges not passed yet ({bridges}) and {players} not exhausted",
                    count=len(left), bridges=join(left), players=", ".join(fresh))
-
-    def apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
-        try:
-            return self._turn(state, move)
-        finally:
-            state.calls += 1
-
-    def move_number(self, state: RollWriteState, turn_index: int) -> tuple[int, bool]:
-        # Where the turn stands in the record, for ``apply`` to read its number with it.
-        state.offset = turn_index - state.calls
-        return turn_index + 1, True
-
-    def _turn(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
-        if state.pending is not None:
-            (played, done), state.pending = state.pending, None
-            if played == move:
-                return done
-        turn = state.calls + state.offset
-        numbers = state.numbers
-        if numbers:
-            self._numbers(state)
-        if turn + 1 < len(numbers) and numbers[turn] == turn + 2 and numbers[turn + 1] == turn + 1:
-            # The numbers say that this turn and the next were written in each other's
-            # place (two lines swapped): they are played in the order of their numbers.
-            try:
-                ahead = self.parse_move(state, state.texts[turn + 1])
-            except MoveSyntaxError:
-                ahead = None
-            if ahead is not None:
-                done = self._apply(state, ahead)
-                problems = self._apply(state, move)
-                state.pending = (ahead, done)
-                return problems
-        return self._apply(state, move)
 
     def _apply(self, state: RollWriteState, move: RollWriteMove) -> list[Problem]:
         problems: list[Problem] = []

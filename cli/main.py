@@ -104,7 +104,8 @@ class _Commands(click.Group):
 
     #: Command names and the modules of this package that define them (in ``COMMANDS``).
     lazy: ClassVar[dict[str, str]] = {"deal": "deal", "convert": "convert", "serve": "serve",
-                                      "db": "db", "moves": "moves", "analyse": "analyse"}
+                                      "db": "db", "moves": "moves", "analyse": "analyse",
+                                      "worker": "worker"}
     command_class = _Command
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -16,6 +16,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.yaml_utils import load_operations_from_docstring
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_limiter.util import get_remote_address
 from marshmallow import ValidationError
 
 import lcn
@@ -23,8 +24,12 @@ from lcn.importers import ImportError_, decode, formats
 from lcn.importers import TooManyGames as TooManyToImport
 
 from .caches import cached_response
-from .errors import BadInput, bad_input, error_response
+from .errors import BadInput, bad_input, error_response, json_error
+from .i18n import _
 from .schemas import (
+    AnalysisJobSchema,
+    AnalysisRequestSchema,
+    AnalysisStateSchema,
     ErrorSchema,
     GameDocumentSchema,
     GameQuerySchema,
@@ -33,6 +38,7 @@ from .schemas import (
     ValidateResultSchema,
 )
 from .security import write_limit
+from .services.analyses import Refusal, job_answer, job_url, request_analysis
 from .services.documents import TooManyGames, bound_diagnostics, game_document, validation_document
 from .services.games import stored_text
 from .services.storing import known_formats, store_file
@@ -284,6 +290,141 @@ def game_route(game_id: str) -> ResponseReturnValue:
                            mimetype="application/json", localised=False)
 
 
+def _analysis_body() -> dict[str, Any]:
+    data = request.get_data(cache=False)
+    try:
+        body = json.loads(data.decode("utf-8", "strict"))
+    except UnicodeDecodeError:
+        raise BadInput("the JSON body is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"the body is not valid JSON: {exc.msg} at line {exc.lineno}, "
+                       f"column {exc.colno}") from None
+    except (RecursionError, ValueError):
+        raise BadInput("the JSON body is nested too deeply or has a number too long") from None
+    if not isinstance(body, dict):
+        raise BadInput('expected a JSON object {"lcn": "..."} or {"id": "..."}')
+    try:
+        loaded: dict[str, Any] = AnalysisRequestSchema().load(body)
+    except ValidationError as exc:
+        problems = "; ".join(f"{key}: {', '.join(map(str, msgs)) if isinstance(msgs, list) else msgs}"
+                             for key, msgs in exc.normalized_messages().items())
+        raise BadInput(f'expected {{"lcn": "<the LCN text>"}} or {{"id": "<a stored file>"}}, and '
+                       f'"game": <1 or more>: {problems}') from None
+    if ("lcn" in loaded) == ("id" in loaded):
+        raise BadInput('expected either {"lcn": "<the LCN text>"} or {"id": "<a stored file>"}')
+    return loaded
+
+
+@bp.post("/analysis")
+@write_limit
+def analysis_route() -> ResponseReturnValue:
+    """Queue the analysis of a game (answered at once when it was analysed before).
+    ---
+    post:
+      summary: Analyse a game on the task queue, with the site's budget
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: AnalysisRequestSchema
+      responses:
+        202:
+          description: queued; follow the job's URL (also in the Location header)
+          content:
+            application/json:
+              schema: AnalysisJobSchema
+        200:
+          description: analysed before with this engine and budget; the result at once
+          content:
+            application/json:
+              schema: AnalysisStateSchema
+        400:
+          description: the body is not such a JSON object
+          content:
+            application/json:
+              schema: ErrorSchema
+        404:
+          description: no stored file has this id, or the file has no such game
+          content:
+            application/json:
+              schema: ErrorSchema
+        413:
+          description: larger than the size limit
+          content:
+            application/json:
+              schema: ErrorSchema
+        422:
+          description: the record is not valid, or cannot be judged; nothing was queued
+          content:
+            application/json:
+              schema: ErrorSchema
+        429:
+          description: too many requests, or this client's analysis is under way (its url; Retry-After)
+          content:
+            application/json:
+              schema: ErrorSchema
+        503:
+          description: the queue is full (see Retry-After), or cannot be reached
+          content:
+            application/json:
+              schema: ErrorSchema
+    """
+    try:
+        body = _analysis_body()
+    except BadInput as exc:
+        return bad_input(exc)
+    try:
+        requested = request_analysis(text=body.get("lcn"), game_id=body.get("id"), game=body["game"],
+                                     client=get_remote_address())
+    except Refusal as exc:
+        response = json_error(exc.status, exc.message, code=exc.code, extra=exc.extra)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+    if requested.job is None:
+        assert requested.result is not None
+        count = len(requested.result.get("decisions", []))
+        return jsonify(AnalysisStateSchema().dump({"state": "done", "done": count, "total": count,
+                                                   "result": requested.result}))
+    url = job_url(requested.job)
+    response = jsonify(AnalysisJobSchema().dump({"job": requested.job, "url": url}))
+    response.status_code = 202
+    response.headers["Location"] = url
+    return response
+
+
+@bp.get("/analysis/<string:job>")
+def analysis_job_route(job: str) -> ResponseReturnValue:
+    """A queued analysis: its state and progress, and the result once done.
+    ---
+    get:
+      summary: The state of an analysis job; the analysis once done
+      parameters:
+        - in: path
+          name: job
+          required: true
+          schema: {type: string}
+      responses:
+        200:
+          description: queued, running (done of total decisions), done (with the result) or failed
+          content:
+            application/json:
+              schema: AnalysisStateSchema
+        404:
+          description: no job has this id
+          content:
+            application/json:
+              schema: ErrorSchema
+    """
+    answer = job_answer(job) if len(job) <= 64 else None
+    if answer is None:
+        return json_error(404, _("there is no analysis job %(job)s here", job=job[:64]))
+    response = jsonify(AnalysisStateSchema().dump(answer))
+    if answer["state"] not in ("done", "failed"):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/openapi.json")
 def openapi_route() -> ResponseReturnValue:
     """This document.
@@ -324,7 +465,8 @@ def build_openapi() -> dict[str, Any]:
                    info={"description": "Validate, store and replay records of Lost Cities games "
                                         "(LCN). Errors are JSON: {\"error\": {status, code, message}}."})
     # Nested schemas (Diagnostic, Replay, Turn...) are registered by the plugin as it meets them.
-    for schema in (LCNInputSchema, ValidateResultSchema, StoredSchema, GameDocumentSchema, ErrorSchema):
+    for schema in (LCNInputSchema, ValidateResultSchema, StoredSchema, GameDocumentSchema, ErrorSchema,
+                   AnalysisRequestSchema, AnalysisJobSchema, AnalysisStateSchema):
         spec.components.schema(schema.__name__.removesuffix("Schema"), schema=schema)
     rules = sorted(current_app.url_map.iter_rules(), key=lambda r: r.rule)
     grouped: dict[str, dict[str, Any]] = {}

@@ -31,7 +31,8 @@ DEFAULT_DB_POOL_TIMEOUT = 10
 
 #: Settings that are texts even when they look like numbers.
 _TEXTS = ("DATA_DIR", "DATABASE_URL", "RATELIMIT", "RATELIMIT_STORAGE_URI", "SAMPLES_DIR",
-          "READ_RATELIMIT", "MOVES_RATELIMIT", "PREVIEW_RATELIMIT", "MOVES_TURNS_RATELIMIT", "BASE_URL")
+          "READ_RATELIMIT", "MOVES_RATELIMIT", "PREVIEW_RATELIMIT", "MOVES_TURNS_RATELIMIT", "BASE_URL",
+          "QUEUE_URL")
 #: The longest game the site replays (the notation allows 100,000 turns), and the most
 #: positions one JSON document of every position may hold: what one read costs stays bounded.
 DEFAULT_MAX_REPLAY_TURNS = 50_000
@@ -43,6 +44,12 @@ DEFAULT_READ_RATELIMIT = "60 per minute"
 #: alone are no measure of the work. A recorder at the table asks for a few thousand turns a
 #: minute; this budget is about half a second of CPU a minute.
 DEFAULT_MOVES_TURNS_RATELIMIT = "100000 per minute"
+#: The site's budget of an analysis (POST /api/v1/analysis): playouts a decision and the seed,
+#: so that a job costs a bounded time and a game always gets the same analysis; and the most
+#: jobs waiting on the queue before more are refused (503).
+DEFAULT_ANALYSIS_PLAYOUTS = 300
+DEFAULT_ANALYSIS_SEED = 1
+DEFAULT_ANALYSIS_QUEUE = 50
 
 
 class ConfigError(ValueError):
@@ -111,7 +118,10 @@ def check_config(config: MutableMapping[str, Any], *, form_limit_set: bool = Fal
                ("MAX_DOCUMENT_POSITIONS", DEFAULT_MAX_DOCUMENT_POSITIONS, 1, "positions"),
                ("DB_POOL_SIZE", DEFAULT_DB_POOL_SIZE, 1, "connections"),
                ("DB_MAX_OVERFLOW", DEFAULT_DB_MAX_OVERFLOW, 0, "connections"),
-               ("DB_POOL_TIMEOUT", DEFAULT_DB_POOL_TIMEOUT, 1, "seconds"))
+               ("DB_POOL_TIMEOUT", DEFAULT_DB_POOL_TIMEOUT, 1, "seconds"),
+               ("ANALYSIS_PLAYOUTS", DEFAULT_ANALYSIS_PLAYOUTS, 1, "playouts"),
+               ("ANALYSIS_SEED", DEFAULT_ANALYSIS_SEED, 0, "seed"),
+               ("ANALYSIS_QUEUE", DEFAULT_ANALYSIS_QUEUE, 1, "jobs"))
     for name, default, minimum, what in numbers:
         value = config.get(name)
         config[name] = default if value is None else _int(name, value, minimum=minimum, what=what)
@@ -130,6 +140,12 @@ def check_config(config: MutableMapping[str, Any], *, form_limit_set: bool = Fal
     # The site's address as people reach it (https://lcn.example.org): share, embed and
     # permalink links are made with it; unset, pages carry relative links.
     config["BASE_URL"] = str(config.get("BASE_URL") or "").strip().rstrip("/") or None
+    # The analyses' task queue: empty is an SQLite file in the data directory
+    # (replay_server.queue); redis://... or postgresql://... in production.
+    config["QUEUE_URL"] = str(config.get("QUEUE_URL") or "").strip()
+    if config["ANALYSIS_PLAYOUTS"] > 1_000_000:
+        raise ConfigError(f"LCN_ANALYSIS_PLAYOUTS={config['ANALYSIS_PLAYOUTS']!r}: expected at most "
+                          "1000000 playouts")
     if not config.get("SAMPLES_DIR"):
         config["SAMPLES_DIR"] = None
     # A pasted game is a form field: let it be as large as an uploaded file may be (Flask's

@@ -146,6 +146,7 @@ class ErrorSchema(Schema):
     diagnostics_omitted = fields.Integer(metadata={
         "description": "diagnostics left out of the answer (LCN_MAX_DIAGNOSTICS)"})
     games = fields.List(fields.Nested(ValidatedGameSchema))
+    url = fields.String(metadata={"description": "429 to POST /api/v1/analysis: the client's job under way"})
 
 
 # -- the legal moves (POST /api/v1/moves) ----------------------------------------------------
@@ -184,3 +185,34 @@ class AnnotationSavedSchema(Schema):
     id = fields.String(required=True, metadata={"description": "the new version's game ID"})
     url = fields.String(required=True, metadata={
         "description": "its replay page, at the form's game and turn"})
+
+
+# -- analyses on the task queue (POST /api/v1/analysis) ---------------------------------------
+
+class AnalysisRequestSchema(Schema):
+    """A game to analyse: its text, or the id of a stored file; and which game of it."""
+
+    lcn = fields.String(metadata={"description": "LCN text: one or more games"})
+    id = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"),
+                       metadata={"description": "the id of a stored file (POST /api/v1/games)"})
+    game = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1), metadata={
+        "description": "which game of the file (1-based)"})
+
+
+class AnalysisJobSchema(Schema):
+    """A job put on the queue: its id and where to follow it."""
+
+    job = fields.String(required=True)
+    url = fields.String(required=True, metadata={"description": "GET it for the job's state"})
+
+
+class AnalysisStateSchema(Schema):
+    """A job's state; with ``result`` once done: one game's entry of `lcn analyse --format json`."""
+
+    state = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done", "failed"]))
+    done = fields.Integer(required=True, metadata={"description": "decisions judged so far"})
+    total = fields.Integer(required=True, metadata={"description": "decisions to judge (0 until known)"})
+    result = fields.Dict(metadata={
+        "description": "the analysis: game, players, decisions, accuracy, budget..."})
+    error = fields.String(metadata={"description": "why a failed job failed"})
+    diagnostics = fields.List(fields.Nested(DiagnosticSchema))

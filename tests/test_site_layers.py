@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("foundation", frozenset({"config", "i18n", "caches", "samples", "schemas", "forms",
                               "migrations", "migrations.*"})),
     ("errors", frozenset({"errors"})),
-    ("storage and security", frozenset({"storage", "security"})),
+    ("storage and security", frozenset({"storage", "security", "queue"})),
     ("services", frozenset({"services", "services.*"})),
     ("blueprints", frozenset({"pages", "api", "sharing", "record", "moves_api", "ops", "preview"})),
     ("application", frozenset({""})),

@@ -58,6 +58,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
 from pathlib import Path
@@ -766,6 +767,36 @@ def _verdict() -> Callable[[GameRecord, list[str]], ExpressResult | None]:
 
     _VERDICT = express_check
     return express_check
+
+
+def choice_label(text: str, tokens: Sequence[str], names: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """The label (key and parameters of ``lcn.moves.LABELS``) of a choice (``Ada:R3+>``) or a
+    continuation word (``Y+``): one wording for the engine's listing and the core's."""
+    from ..moves import label
+
+    who, colon, rest = text.partition(":")
+    params: dict[str, Any] = {"player": names[list(tokens).index(who)]} if colon else {}
+    if not colon:
+        rest = text
+    if rest == "-":
+        return "rollwrite.refuse", params
+    colour, body = rest[0], rest[1:]
+    params["colour"] = COLOUR_NAMES[colour]
+    if colon and body == "0":
+        return "rollwrite.circle", params
+    value = body.rstrip("+>-^")
+    marks = body[len(value):]
+    params["value"] = value
+    kind = "write" if colon else "accelerate"
+    if marks == "^":
+        return f"rollwrite.{kind}.top", params
+    words = [label("rollwrite.mark.artefact", {})] if marks.startswith("+") else []
+    if marks.endswith(">-"):
+        words.append(label("rollwrite.mark.decline", {}))
+    elif marks.endswith(">"):
+        words.append(label("rollwrite.mark.accelerate", {}))
+    params["marks"] = join(words, "")
+    return f"rollwrite.{kind}", params
 
 
 class RollWriteVariant(NumberedTurns[RollWriteState, RollWriteMove]):
@@ -1616,7 +1647,6 @@ class RollWriteVariant(NumberedTurns[RollWriteState, RollWriteMove]):
 
     def move_label(self, state: RollWriteState, text: str, move: RollWriteMove
                    ) -> tuple[str, dict[str, Any]]:
-        from ..moves import label
 
         if text.isdigit():
             return "rollwrite.die.number", {"number": text}
@@ -1624,29 +1654,7 @@ class RollWriteVariant(NumberedTurns[RollWriteState, RollWriteMove]):
             # A colour die (its whole turn is the roll and refusals; an acceleration's has
             # the choice that accelerates).
             return "rollwrite.die.colour", {"colour": COLOUR_NAMES[text]}
-        who, colon, rest = text.partition(":")
-        params: dict[str, Any] = {"player": state.names[state.tokens.index(who)]} if colon else {}
-        if not colon:
-            rest = text
-        if rest == "-":
-            return "rollwrite.refuse", params
-        colour, body = rest[0], rest[1:]
-        params["colour"] = COLOUR_NAMES[colour]
-        if colon and body == "0":
-            return "rollwrite.circle", params
-        value = body.rstrip("+>-^")
-        marks = body[len(value):]
-        params["value"] = value
-        kind = "write" if colon else "accelerate"
-        if marks == "^":
-            return f"rollwrite.{kind}.top", params
-        words = [label("rollwrite.mark.artefact", {})] if marks.startswith("+") else []
-        if marks.endswith(">-"):
-            words.append(label("rollwrite.mark.decline", {}))
-        elif marks.endswith(">"):
-            words.append(label("rollwrite.mark.accelerate", {}))
-        params["marks"] = join(words, "")
-        return f"rollwrite.{kind}", params
+        return choice_label(text, state.tokens, state.names)
 
     def describe_move(self, state: RollWriteState, move: RollWriteMove, names: list[str]
                       ) -> TurnStory:

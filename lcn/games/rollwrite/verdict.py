@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from itertools import chain, product, repeat
 from typing import TYPE_CHECKING, Any
 
-from ...messages import join
 from ...variants.base import ExpressResult
 from ...variants.rollwrite import (
     COLOUR_NAMES,
@@ -34,6 +33,7 @@ from ...variants.rollwrite import (
     COLUMNS,
     LAYOUT_ENV,
     LayoutError,
+    choice_label,
     parse_layout,
     player_tokens,
 )
@@ -359,35 +359,6 @@ def _dice(prefix: str) -> list[tuple[str, str, dict[str, Any]]]:
     return [(str(number), "rollwrite.die.number", {"number": str(number)}) for number in range(10)]
 
 
-def _label(text: str, tokens: Sequence[str], names: Sequence[str]) -> tuple[str, dict[str, Any]]:
-    """The label of a choice or a continuation as ``RollWriteVariant.move_label`` makes it."""
-    from ...moves import label
-
-    who, colon, rest = text.partition(":")
-    params: dict[str, Any] = {"player": names[list(tokens).index(who)]} if colon else {}
-    if not colon:
-        rest = text
-    if rest == "-":
-        return "rollwrite.refuse", params
-    colour, body = rest[0], rest[1:]
-    params["colour"] = COLOUR_NAMES[colour]
-    if colon and body == "0":
-        return "rollwrite.circle", params
-    value = body.rstrip("+>-^")
-    marks = body[len(value):]
-    params["value"] = value
-    kind = "write" if colon else "accelerate"
-    if marks == "^":
-        return f"rollwrite.{kind}.top", params
-    words = [label("rollwrite.mark.artefact", {})] if marks.startswith("+") else []
-    if marks.endswith(">-"):
-        words.append(label("rollwrite.mark.decline", {}))
-    elif marks.endswith(">"):
-        words.append(label("rollwrite.mark.accelerate", {}))
-    params["marks"] = join(words, "")
-    return f"rollwrite.{kind}", params
-
-
 class _Lister:
     """Roll & Write's legal continuations on its core (``lcn.games.MoveLister``): the record's
     words replayed as :func:`replay` plays them, a turn being written played word by word after
@@ -442,7 +413,7 @@ class _Lister:
             return None  # a whole turn the verdict did not take: the engine says why
         written = (tuple(COLOURS.index(c) for c in roll[:3]), tuple(int(d) for d in roll[3:]))
         tokens = core.tokens
-        moves = [(core.word(move), *_label(core.word(move), tokens, names))
+        moves = [(core.word(move), *choice_label(core.word(move), tokens, names))
                  for move in core.record_moves(written)]
         return Listing(names, core.player, False, True, moves)
 

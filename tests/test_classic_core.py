@@ -215,6 +215,26 @@ def test_playouts_end_with_todays_scores() -> None:
             assert report.score is not None and tuple(report.score.totals) == core.score()
 
 
+def test_a_records_moves_are_the_legal_moves_when_the_hand_is_known() -> None:
+    """``record_moves`` follows ``legal_moves``' placement and draw rules (written apart: the
+    playouts' listing must stay lean); with every card of the hand known they list the same
+    moves, placements first."""
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(40):
+        core = ClassicCore.shuffled(CLASSIC_6 if rng.random() < 0.5 else CLASSIC_5, rng)
+        while not core.is_over():
+            legal = core.legal_moves()
+            listed = core.record_moves()
+            assert sorted(listed) == sorted(legal)
+            tables = core.tables
+            discards = [bool(tables.move_discard[move]) for move in listed]
+            assert discards == sorted(discards)  # every placement before every discard
+            checked += 1
+            assert core.step(rng.choice(legal)) == 0
+    assert checked > 3000
+
+
 def test_words_and_moves() -> None:
     tables = tables_for(CLASSIC_6)
     assert tables.move("r5/d") == tables.move("R5/d") == tables.encode(tables.card("R5"), False, 0)

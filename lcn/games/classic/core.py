@@ -396,7 +396,10 @@ class ClassicCore:
 
         Unlike :meth:`legal_moves`, a hand with places the record has not shown may also
         play any card a copy of which has no known place yet (``left``): some deal puts it
-        there, and :meth:`play` takes it by the same rules.
+        there, and :meth:`play` takes it by the same rules. The placement and draw rules are
+        :meth:`legal_moves`' own, written out again rather than shared: that listing is the
+        playouts' inner loop, where a call per card costs more than the listing itself (a
+        test holds the two equal on a known hand).
         """
         if not self.pile:
             return []

@@ -254,7 +254,7 @@ def test_a_broken_paste_shows_its_first_error_in_view_and_focused(
         page.wait_for_selector("#problems")
         # autofocus is applied at the browser's next rendering opportunity, not when the element
         # is parsed: wait for it (a page that never focuses the panel still fails, after 5 s)
-        page.wait_for_function("document.activeElement && document.activeElement.id === 'problems'",
+        page.wait_for_function("() => document.activeElement && document.activeElement.id === 'problems'",
                                timeout=5000)
         assert page.evaluate("document.activeElement.id") == "problems"
         first = page.locator("#problems .diag.error").first

@@ -17,6 +17,8 @@ from typing import Any
 from flask import template_rendered
 from site_support import make_app
 
+from replay_server.services.games import DATA_CACHE
+
 ROOT = Path(__file__).resolve().parent.parent
 PARTS = ("_annotate_turns.html", "_graph_hits.html", "_moves.html")
 
@@ -37,6 +39,9 @@ def rendered(app: Any) -> Iterator[Counter[str]]:
 
 def test_turn_independent_parts_are_made_once_per_game_and_language(tmp_path: Path) -> None:
     app = make_app(tmp_path, {"PAGE_CACHE_BYTES": 0})
+    # The computed parts are kept per process: an earlier test's render of the same sample
+    # (same links, same language) would leave nothing to count.
+    DATA_CACHE.clear()
     client = app.test_client()
     text = (ROOT / "samples" / "classic" / "full-deal.lcn").read_text(encoding="utf-8")
     answer = client.post("/api/v1/games", json={"lcn": text}).json

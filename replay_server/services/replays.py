@@ -91,7 +91,7 @@ class TurnMarked:
         return Markup("".join(out))
 
 
-def rendercached_data() -> bool:
+def render_cached() -> bool:
     """Whether a replay page reuses the parts it shares with the game's other turns
     (``RENDER_CACHE``, on unless turned off: the tests compare both ways)."""
     return bool(current_app.config.get("RENDER_CACHE", True))
@@ -107,7 +107,7 @@ def moves_list(context: dict[str, Any], text: str, game: int, links: str) -> Tur
     other computed data. None when the cache is off or the record holds the mark's byte (a NUL),
     which could then be taken for a mark.
     """
-    if not rendercached_data() or "\x00" in text:  # the mark's byte in the record: made as before
+    if not render_cached() or "\x00" in text:  # the mark's byte in the record: made as before
         return None
     key = ("moves", digest(text), game, context["moves_first"], context["moves_last"], links,
            current_language())

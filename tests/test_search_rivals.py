@@ -25,6 +25,7 @@ from lcn_cli.main import cli
 import lcn
 from lcn.analysis import analyse, best_move
 from lcn.games.rivals.core import (
+    BOX,
     BOXED,
     CALLS,
     MORE,
@@ -355,3 +356,33 @@ def test_the_uncover_word_names_a_card_that_may_come() -> None:
     assert dealt.word(UNCOVER) in _offered(record)
     assert dealt.move("up:R7>box") == dealt.move("UP:y2") == UNCOVER
     assert dealt.move(dealt.word(MORE + 3)) == MORE + 3 and TO_BOX > PLACE
+
+
+def test_a_fitting_card_returned_to_the_box_or_left_in_the_display_is_told() -> None:
+    told = {"returns": 0, "stops": 0, "none": 0}
+    for seed in range(30):
+        record = random_game(seed, players=2 + seed % 3)
+        judge = RivalsJudge(RivalsVariant())
+        for point in judge.points(record):
+            infoset, _ = judge.view(record, point)
+            if infoset.phase not in (WON, PLACING):
+                continue
+            base = PLACE if infoset.phase == WON else MORE
+            for card in set(infoset.display):
+                rank, top = card % 10, infoset.tops[infoset.seat * 5 + card // 10]
+                fits = (rank >= top) if rank else not top
+                returned = infoset.reason(base + card, BOX + card)
+                stopped = infoset.reason(base + card, UNCOVER)
+                if not fits:
+                    assert returned is None and stopped is None
+                    told["none"] += 1
+                    continue
+                assert returned is not None and stopped is not None
+                assert str(returned).startswith(f"returns the {NAMES[card]} to the box though it fits")
+                assert str(stopped).startswith(f"stops placing while the {NAMES[card]} of the display")
+                assert returned.said_in("de").startswith(f"legt die {NAMES[card]} in die Schachtel")
+                told["returns"] += 1
+                told["stops"] += 1
+            # A bid, a pass or a placement of another card says nothing.
+            assert infoset.reason(base + infoset.display[0], TO_BOX) is None
+    assert all(told.values()), told

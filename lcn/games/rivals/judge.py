@@ -117,7 +117,7 @@ class RivalsJudge:
             order.extend(cards[infoset.sizes[index] - infoset.left:] if index == infoset.pile else cards)
         if sorted(order) != sorted(infoset.unseen):
             raise ValueError("the Pile tags do not give the cards still to come in this position")
-        return OpenCards(point.seat, infoset.dealt(order[::-1])), move
+        return OpenCards(point.seat, infoset.dealt(order[::-1]), infoset.reason), move
 
 
 def judge(variant: RivalsVariant) -> RivalsJudge:

@@ -34,12 +34,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ...diagnostics import Severity
+from ...messages import Message, msg
 from ...model import GameRecord, Tags, Turn
 from ...variants.rivals import COLOURS, PILE_COUNT, RivalsState, RivalsVariant, card_set
+from ..colours import colour_name
 from .core import (
+    BOX,
     CALLS,
     CARD_IDS,
     FOOT_OF,
+    KINDS,
     MOVES,
     NAMES,
     PLACE,
@@ -154,6 +158,28 @@ class InfoSet:
         if self.phase == CALLS:
             return self.expected
         return self.leader
+
+    def reason(self, best: int, played: int) -> Message | None:
+        """Why ``best`` is better than ``played`` here, in one line, when a plain fact of the
+        table says it: a card of the display that fits the winner's expedition returned to
+        the box, or left there when the winner stops placing; None when the difference lies
+        only in what the playouts found. Read from the table, which every seat sees alike.
+        """
+        if not PLACE <= best < BOX:
+            return None
+        card = (best - PLACE) % KINDS  # a first placement or a further one: the same card
+        rank = card % 10
+        top = self.tops[self.seat * 5 + card // 10]
+        if not ((rank >= top) if rank else not top):
+            return None
+        name, colour = NAMES[card], colour_name(COLOURS[card // 10])
+        if played == BOX + card:
+            return msg("returns the {card} to the box though it fits your {colour} expedition",
+                       card=name, colour=colour)
+        if played == UNCOVER:
+            return msg("stops placing while the {card} of the display fits your {colour} "
+                       "expedition", card=name, colour=colour)
+        return None
 
     def sample(self, rng: random.Random) -> DealtCore:
         """A full state dealt uniformly over the orders of the piles consistent with this

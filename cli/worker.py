@@ -41,7 +41,7 @@ def worker(workers: int, data_dir: str | None, quiet: bool) -> None:
         overrides["DATA_DIR"] = data_dir
     try:
         config = load_config(overrides)
-        huey = queue_of(config.get("QUEUE_URL"), config["DATA_DIR"])
+        queue_of(config.get("QUEUE_URL"), config["DATA_DIR"]).storage.close()  # a bad URL said here
     except (ConfigError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
     logging.basicConfig(level=logging.ERROR if quiet else logging.INFO,
@@ -53,7 +53,8 @@ def worker(workers: int, data_dir: str | None, quiet: bool) -> None:
             click.echo(say(msg("LCN analysis workers: {count} on {queue} (Ctrl-C stops them)",
                                count=workers, queue=where)), err=True)
 
-    serve_queue(huey, workers, lease_seconds(os.environ), started)
+    serve_queue(lambda: queue_of(config.get("QUEUE_URL"), config["DATA_DIR"]), workers,
+                lease_seconds(os.environ), started)
 
 
 COMMANDS = [worker]

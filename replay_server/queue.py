@@ -226,27 +226,43 @@ def requeue_abandoned(huey: Huey, lease: float, *, now: float | None = None) -> 
 _current: Huey | None = None
 
 
-def serve_queue(huey: Huey, workers: int, lease: float,
+def serve_queue(make: Callable[[], Huey], workers: int, lease: float,
                 started: Callable[[], None] | None = None) -> None:
     """Consume the queue with ``workers`` processes until interrupted, and put back the jobs
-    of dead workers every lease (this worker's own, started before, included)."""
+    of dead workers every half lease (this worker's own, started before, included).
+
+    ``make`` builds the queue: the one the consumer's processes inherit is never used by a
+    thread of this process (a fork while another thread holds its connection's lock would
+    leave the child waiting on that lock for ever), so the watcher has a queue of its own.
+    """
     from huey.consumer import Consumer
 
     global _current
+    huey = make()
     _current = huey
+
+    @huey.on_startup()
+    def own_connection() -> None:
+        # Run in each of the consumer's processes as it starts: a connection the consumer
+        # opened before it forked is the parent's (an SQLite connection shared across a fork
+        # misses what other processes write), so the child opens its own.
+        if getattr(huey.storage, "_conn", None) is not None:
+            huey.storage._conn = None
+
+    watched = make()
     stop = threading.Event()
 
     def watch() -> None:
         while True:
             with contextlib.suppress(Exception):  # a store that blinks is looked at again next time
-                requeue_abandoned(huey, lease)
+                requeue_abandoned(watched, lease)
             if stop.wait(lease / 2):
                 return
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
     consumer = Consumer(huey, workers=workers, worker_type="process", periodic=False,
                         check_worker_health=True, initial_delay=0.05, max_delay=0.5)
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     if started is not None:
         started()
     try:

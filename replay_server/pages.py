@@ -60,8 +60,8 @@ from .services.replays import (
     render_replay,
     view_arg,
 )
-from .services.storing import canonical_text, games_past, known_formats, store_file
-from .storage import StoreUnavailable, get_store
+from .services.storing import canonical_text, games_past, known_formats, store_file, store_text
+from .storage import StoreUnavailable
 
 bp = Blueprint("pages", __name__)
 
@@ -329,7 +329,7 @@ def sample(name: str) -> ResponseReturnValue:
     if entry is None or entry[1] is None:
         canonical = canonical_text(list(Reader(chosen.text())))
         try:
-            game_id: str | None = get_store().put(canonical)[0]
+            game_id: str | None = store_text(canonical)[0]
         except StoreUnavailable:  # the replay still works; only its share links need the store
             game_id = None
         entry = stored[name] = (canonical, game_id)

@@ -31,7 +31,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 import lcn
 from lcn.messages import DEFAULT_LANGUAGE
@@ -48,10 +48,11 @@ from .i18n import current_language, gettext
 from .schemas import AnnotationSavedSchema
 from .security import allow_framing, write_limit
 from .services.annotations import GLYPH_CHOICES, AnnotationForm, annotate, annotation_form
+from .services.games import stored_text
 from .services.links import MAX_LINK_TEXT, MAX_TOKEN_LENGTH, LinkError, decode_link, encode_link, site_url
 from .services.replays import VIEWS, render_replay
-from .services.storing import games_past
-from .storage import get_store, is_game_id
+from .services.storing import games_past, store_text
+from .storage import is_game_id
 
 bp = Blueprint("sharing", __name__)
 
@@ -153,10 +154,7 @@ def _source_text(form: dict[str, Any]) -> tuple[str, str | None]:
         if not is_game_id(source):
             abort(400, description=gettext("source %(source)s is not a game ID",
                                            source=repr(source[:40])))
-        text = get_store().get(source)
-        if text is None:
-            abort(404, description=gettext("there is no game %(game)s", game=source))
-        return text, source
+        return stored_text(source), source
     if token:
         try:
             return decode_link(token), None
@@ -231,7 +229,7 @@ def save_annotation() -> ResponseReturnValue:
             gettext("game %(games)s of this file break the rules, and only valid games are stored: "
                     "fix the file and open it again", games=", ".join(map(str, broken))),
             code="invalid-game")
-    new_id, _ = get_store().put(annotated)
+    new_id, _ = store_text(annotated)
     params = _query(game, turn)
     if head.get("format") == "json":
         saved = {"id": new_id, "url": site_url("pages.stored", game_id=new_id, **params)}
@@ -279,10 +277,7 @@ def view_link() -> ResponseReturnValue:
 @allow_framing
 def embed(game_id: str) -> ResponseReturnValue:
     """The compact replay of a stored game, for an iframe on any site."""
-    text = get_store().get(game_id)
-    if text is None:
-        abort(404, description=gettext("there is no game %(game)s", game=escape(game_id)))
-    return _render(text, game_id, embed=True)
+    return _render(stored_text(game_id), game_id, embed=True)
 
 
 @bp.get("/embed/v")

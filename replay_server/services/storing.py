@@ -69,8 +69,16 @@ def store_file(text: str, fmt: str, *, most_games: int) -> StoreOutcome:
     result = import_text(text, None if fmt == "auto" else fmt, most_games=most_games)
     if not result.valid:
         return StoreOutcome(result)
-    game_id, created = get_store().put(canonical_text(result.records))
+    game_id, created = store_text(canonical_text(result.records))
     return StoreOutcome(result, game_id, created)
 
 
-__all__ = ["StoreOutcome", "canonical_text", "games_past", "known_formats", "store_file"]
+def store_text(canonical: str) -> tuple[str, bool]:
+    """Store a text already checked and in canonical form (a file's games as
+    :func:`store_file` leaves them, a sample, an annotated game): its ID, and whether it is
+    new. Every road into the store goes through here, so that what a stored game is (valid,
+    canonical, found again by its ID) is said in one place."""
+    return get_store().put(canonical)
+
+
+__all__ = ["StoreOutcome", "canonical_text", "games_past", "known_formats", "store_file", "store_text"]

@@ -393,7 +393,7 @@ def analysis_route() -> ResponseReturnValue:
     return response
 
 
-@bp.get("/analysis/<string:job>")
+@bp.get("/analysis/<job>")
 def analysis_job_route(job: str) -> ResponseReturnValue:
     """A queued analysis: its state and progress, and the result once done.
     ---

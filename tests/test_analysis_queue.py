@@ -246,3 +246,16 @@ def test_a_job_whose_worker_is_killed_is_finished_by_the_next_worker(tmp_path: P
     final, _seen = _follow(client, url)
     assert final["state"] == "done", final
     assert final["result"] == _analysed(tmp_path, FULL, playouts)
+
+
+def test_both_routes_are_in_the_openapi_document_and_a_body_over_the_cap_is_refused(tmp_path: Path) -> None:
+    app = _app(tmp_path, MAX_CONTENT_LENGTH=4096)
+    client = app.test_client()
+    paths = client.get("/api/v1/openapi.json").json["paths"]
+    assert {"202", "200", "422", "429", "503"} <= set(paths["/api/v1/analysis"]["post"]["responses"])
+    assert {"200", "404"} <= set(paths["/api/v1/analysis/{job}"]["get"]["responses"])
+    before = _jobs(app)
+    huge = client.post("/api/v1/analysis", json={"lcn": SHORT + "{" + "x" * 8000 + "}"})
+    assert huge.status_code == 413
+    assert huge.json["error"]["code"] == "too-large"
+    assert _jobs(app) == before

@@ -53,8 +53,7 @@ def worker(workers: int, data_dir: str | None, quiet: bool) -> None:
             click.echo(say(msg("LCN analysis workers: {count} on {queue} (Ctrl-C stops them)",
                                count=workers, queue=where)), err=True)
 
-    serve_queue(lambda: queue_of(config.get("QUEUE_URL"), config["DATA_DIR"]), workers,
-                lease_seconds(os.environ), started)
+    serve_queue(config.get("QUEUE_URL"), config["DATA_DIR"], workers, lease_seconds(os.environ), started)
 
 
 COMMANDS = [worker]

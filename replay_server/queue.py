@@ -37,6 +37,8 @@ from huey import Huey, PostgresHuey, RedisHuey, SqliteHuey
 JOB = "lcn-job:"
 RESULT = "lcn-analysis:"
 CLIENT = "lcn-client:"
+#: The job under way for a cache key: a second request for the same game joins it.
+PENDING = "lcn-pending:"
 #: How many times a job whose worker died is put back on the queue before it is failed.
 RETRIES = 3
 #: The name the analysis task is registered under, the same in the site and the workers.
@@ -92,6 +94,7 @@ def submit(huey: Huey, *, text: str, game: int, key: str, playouts: int, seed: i
     if client is not None and not claim_client(huey, client, job_id):
         huey.delete(JOB + job_id)
         return None
+    huey.put(PENDING + key, job_id)
     try:
         _enqueue(huey, job_id)
     except BaseException:  # nothing queued: the client is not kept waiting on a job that never runs
@@ -116,6 +119,21 @@ def claim_client(huey: Huey, client: str, job_id: str) -> bool:
             return False
         huey.delete(CLIENT + client)  # the client's last job is over: the place is free
     return False
+
+
+def job_for(huey: Huey, key: str) -> str | None:
+    """The id of the job under way for this cache key (the same game and budget), if any."""
+    other = huey.get(PENDING + key, peek=True)
+    record = _job(huey, other) if isinstance(other, str) else None
+    if record is not None and record["state"] in ("queued", "running"):
+        return str(other)
+    return None
+
+
+def _finished(huey: Huey, job_id: str, record: dict[str, Any]) -> None:
+    release_client(huey, record.get("client"), job_id)
+    if huey.get(PENDING + record["key"], peek=True) == job_id:
+        huey.delete(PENDING + record["key"])
 
 
 def client_job(huey: Huey, client: str) -> str | None:
@@ -151,6 +169,10 @@ def lease_seconds(environ: Mapping[str, str] | None = None) -> float:
         return 30.0
 
 
+#: The queue of this worker process (the task finds its store through it).
+_current: Huey | None = None
+
+
 def run_job(job_id: str) -> None:
     """The task: analyse the job's game, reporting progress and beating a heartbeat."""
     from lcn.analysis_cache import Stored
@@ -165,7 +187,7 @@ def run_job(job_id: str) -> None:
     stored = stored_result(huey, record["key"])
     if stored is not None:  # another job of the same game and budget finished first
         _update(huey, job_id, state="done", done=len(stored["decisions"]), total=len(stored["decisions"]))
-        release_client(huey, record.get("client"), job_id)
+        _finished(huey, job_id, record)
         return
     _update(huey, job_id, state="running", beat=time.time(), attempts=record["attempts"] + 1)
     stop = threading.Event()
@@ -196,7 +218,7 @@ def run_job(job_id: str) -> None:
     else:
         errors = [d.to_json() for d in _unpack_diagnostics(outcome[1])]
         _update(huey, job_id, state="failed", error="the record is not valid", diagnostics=errors)
-    release_client(huey, record.get("client"), job_id)
+    _finished(huey, job_id, record)
 
 
 def requeue_abandoned(huey: Huey, lease: float, *, now: float | None = None) -> list[str]:
@@ -214,7 +236,7 @@ def requeue_abandoned(huey: Huey, lease: float, *, now: float | None = None) -> 
             continue
         if record["attempts"] >= RETRIES:
             _update(huey, job_id, state="failed", error="the analysis was interrupted too many times")
-            release_client(huey, record.get("client"), job_id)
+            _finished(huey, job_id, record)
             continue
         _update(huey, job_id, state="queued", beat=now)
         _enqueue(huey, job_id)
@@ -222,50 +244,50 @@ def requeue_abandoned(huey: Huey, lease: float, *, now: float | None = None) -> 
     return back
 
 
-#: The queue of this worker process (the task finds its store through it).
-_current: Huey | None = None
+def watch_queue(url: str | None, data_dir: str, lease: float, parent: int) -> None:
+    """Put back the jobs of dead workers every half lease, until the worker ``parent`` is gone."""
+    import os
+
+    huey = queue_of(url, data_dir)
+    while os.getppid() == parent:
+        with contextlib.suppress(Exception):  # a store that blinks is looked at again next time
+            requeue_abandoned(huey, lease)
+        time.sleep(lease / 2)
 
 
-def serve_queue(make: Callable[[], Huey], workers: int, lease: float,
+def serve_queue(url: str | None, data_dir: str, workers: int, lease: float,
                 started: Callable[[], None] | None = None) -> None:
-    """Consume the queue with ``workers`` processes until interrupted, and put back the jobs
-    of dead workers every half lease (this worker's own, started before, included).
+    """Consume the queue with ``workers`` processes until interrupted, while a process of its
+    own puts back the jobs of dead workers (this worker's own, started before, included).
 
-    ``make`` builds the queue: the one the consumer's processes inherit is never used by a
-    thread of this process (a fork while another thread holds its connection's lock would
-    leave the child waiting on that lock for ever), so the watcher has a queue of its own.
+    The watcher is a process started afresh (spawn), not a thread: the consumer forks its
+    workers, and a fork while another thread is inside SQLite (holding one of its global
+    locks) leaves the child waiting on that lock for ever.
     """
+    import multiprocessing
+    import os
+
     from huey.consumer import Consumer
 
     global _current
-    huey = make()
+    watcher = multiprocessing.get_context("spawn").Process(
+        target=watch_queue, args=(url, data_dir, lease, os.getpid()), daemon=True)
+    watcher.start()
+    huey = queue_of(url, data_dir)
     _current = huey
 
     @huey.on_startup()
     def own_connection() -> None:
         # Run in each of the consumer's processes as it starts: a connection the consumer
-        # opened before it forked is the parent's (an SQLite connection shared across a fork
-        # misses what other processes write), so the child opens its own.
+        # opened before it forked is the parent's, so the child opens its own.
         if getattr(huey.storage, "_conn", None) is not None:
             huey.storage._conn = None
 
-    watched = make()
-    stop = threading.Event()
-
-    def watch() -> None:
-        while True:
-            with contextlib.suppress(Exception):  # a store that blinks is looked at again next time
-                requeue_abandoned(watched, lease)
-            if stop.wait(lease / 2):
-                return
-
     consumer = Consumer(huey, workers=workers, worker_type="process", periodic=False,
                         check_worker_health=True, initial_delay=0.05, max_delay=0.5)
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
     if started is not None:
         started()
     try:
         consumer.run()
     finally:
-        stop.set()
+        watcher.terminate()

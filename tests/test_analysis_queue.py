@@ -204,6 +204,9 @@ def test_a_client_has_one_analysis_at_a_time_and_the_queue_is_bounded(tmp_path: 
     assert second.json["error"]["code"] == "analysis-under-way"
     assert second.json["url"] == first.json["url"]
     assert int(second.headers["Retry-After"]) > 0
+    joined = client.post("/api/v1/analysis", json={"lcn": SHORT}, environ_base={"REMOTE_ADDR": "10.0.0.4"})
+    assert joined.status_code == 202
+    assert joined.json == first.json  # the same game under way: its job, not a new one
     other = client.post("/api/v1/analysis", json={"lcn": FULL}, environ_base={"REMOTE_ADDR": "10.0.0.2"})
     assert other.status_code == 202
     before = _jobs(app)

@@ -7,7 +7,8 @@ of the canonical text and the site's budget). The search runs in ``lcn worker`` 
 decision with the seed ``LCN_ANALYSIS_SEED``), never the client's: every job costs a bounded
 time and the same game always gets the same analysis. The queue is bounded
 (``LCN_ANALYSIS_QUEUE``: more pending jobs are refused with 503), and a client has one job
-under way at a time (a second is refused with 429 and the URL of the first).
+under way at a time (a second is refused with 429 and the URL of the first). A request for a
+game whose analysis is under way (any client's) is answered with that job (202).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from lcn.analysis_cache import Budget, cache_key, canonical_text
 from lcn.model import GameRecord
 
 from ..i18n import _, say
-from ..queue import client_job, job_state, queue_of, release_client, stored_result, submit
+from ..queue import client_job, job_for, job_state, queue_of, release_client, stored_result, submit
 from .games import stored_text
 
 #: Seconds a client is told to wait before asking again (Retry-After).
@@ -121,6 +122,9 @@ def request_analysis(*, text: str | None, game_id: str | None, game: int, client
     found = stored_result(huey, key)
     if found is not None:
         return Requested(None, {"game": game, **found})
+    same = job_for(huey, key)
+    if same is not None:  # the same game and budget is under way: its job answers this request too
+        return Requested(same, None)
     running = client_job(huey, client)
     if running is not None:
         raise Refusal(429, _("an analysis of yours is under way: ask again when it is done"),

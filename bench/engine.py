@@ -153,10 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--analysis-playouts", type=int, default=None,
                         help="playouts a decision for --analysis instead of the default time")
     args = parser.parse_args(argv)
-    print("| player vs heuristic | mirrored deals | margin per round ± s.e. | rounds won | "
-          "time per move |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for name in args.players.split(","):
+    names = [name for name in args.players.split(",") if name] if args.deals > 0 else []
+    if names:  # --deals 0 (or no players): the analysis rows alone
+        print("| player vs heuristic | mirrored deals | margin per round ± s.e. | rounds won | "
+              "time per move |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+    for name in names:
         print(row(name, args.deals, args.jobs, args.first), flush=True)
     if args.analysis:
         print()

@@ -441,8 +441,7 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
         _open_view(judge, game, points[0])  # refused at once, not decision by decision
     wanted = [index for index, point in enumerate(points) if asked is None or point.turn in asked]
     if len(wanted) > MAX_DECISIONS:
-        raise NotAnalysable(msg("the game has {count} decisions to judge; an analysis judges at most "
-                                "{most} (ask for some turns)", count=len(wanted), most=MAX_DECISIONS))
+        raise _too_many(len(wanted))
     base = random.Random(seed).getrandbits(32) if seed is not None else None
     seeds = [None if base is None else base * 1_000_003 + points[index].turn * 4096 + points[index].word
              for index in wanted]
@@ -470,8 +469,7 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
     unjudged = tuple(sorted({points[index].turn for index, decision in zip(wanted, judged, strict=True)
                              if decision is None}))
     if wanted and not decisions:
-        raise NotAnalysable(msg("the record does not tell what any player knew when deciding "
-                                "(no hand of a player is given)"))
+        raise _no_view()
     accuracy = {}
     for name in names:
         mine = [d.accuracy for d in decisions if d.player == name]
@@ -479,6 +477,41 @@ def analyse(record: GameRecord | str, *, seed: int | None = None,
             accuracy[name] = sum(mine) / len(mine)
     return Analysis(tuple(names), tuple(decisions), accuracy, seed, seconds, playouts, unjudged,
                     open_cards)
+
+
+def _too_many(count: int) -> NotAnalysable:
+    return NotAnalysable(msg("the game has {count} decisions to judge; an analysis judges at most "
+                             "{most} (ask for some turns)", count=count, most=MAX_DECISIONS))
+
+
+def _no_view() -> NotAnalysable:
+    return NotAnalysable(msg("the record does not tell what any player knew when deciding "
+                             "(no hand of a player is given)"))
+
+
+def check(record: GameRecord | str) -> None:
+    """Refuse, as :func:`analyse` would, a record it would not judge, without searching:
+    :class:`lcn.moves.InvalidRecord` (with the validator's diagnostics) for a record that
+    breaks a rule, :class:`NotAnalysable` for a game whose engine does not judge moves, one
+    of more decisions than :data:`MAX_DECISIONS`, or one that tells no decider's view.
+
+    A service that queues analyses asks this first, so that a job it accepts is one the
+    analysis will run (the site answers 422 at once rather than a job that fails later).
+    """
+    game = _record(record)
+    variant, _ = _checked(game)
+    judge = _judge(variant)
+    points = judge.points(game)
+    if len(points) > MAX_DECISIONS:
+        raise _too_many(len(points))
+    for point in points:
+        try:
+            _view(judge, game, point)
+        except NotAnalysable:
+            continue
+        return
+    if points:
+        raise _no_view()
 
 
 def refusal(exc: Exception) -> list[Diagnostic]:

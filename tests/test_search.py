@@ -384,3 +384,21 @@ def test_an_analysis_of_too_many_decisions_is_refused(monkeypatch: pytest.Monkey
     with pytest.raises(NotAnalysable, match="at most 10"):
         analyse(record, seed=1, playouts=10)
     assert len(analyse(record, seed=1, playouts=10, turns=range(1, 11)).decisions) == 10
+
+
+def test_check_refuses_what_analyse_refuses_without_searching(monkeypatch: pytest.MonkeyPatch) -> None:
+    import lcn.analysis
+    from lcn.moves import InvalidRecord
+
+    samples = Path(__file__).resolve().parent.parent / "samples" / "classic"
+    full = (samples / "full-deal.lcn").read_text(encoding="utf-8")
+    lcn.analysis.check(full)  # a game analyse judges: no refusal
+    lcn.analysis.check((samples / "one-player-view.lcn").read_text(encoding="utf-8"))
+    with pytest.raises(NotAnalysable, match="no hand of a player is given"):
+        lcn.analysis.check((samples / "public-only.lcn").read_text(encoding="utf-8"))
+    with pytest.raises(InvalidRecord):
+        lcn.analysis.check('[Player1 "Ada"]\n[Player2 "Bo"]\n\n1. R5/d R5/d *\n')
+    monkeypatch.setattr(lcn.analysis, "search", None)  # no search is started: it would fail
+    monkeypatch.setattr(lcn.analysis, "MAX_DECISIONS", 10)
+    with pytest.raises(NotAnalysable, match="at most 10"):
+        lcn.analysis.check(full)

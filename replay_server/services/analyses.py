@@ -20,7 +20,7 @@ from flask import current_app
 from huey import Huey
 
 import lcn
-from lcn.analysis import MAX_DECISIONS, NotAnalysable, _checked, _judge, _view
+from lcn.analysis import NotAnalysable, check
 from lcn.analysis_cache import Budget, cache_key, canonical_text
 from lcn.model import GameRecord
 
@@ -85,27 +85,11 @@ def check_analysable(record: GameRecord) -> None:
         raise Refusal(422, _("the record is not valid: nothing was queued"), "invalid-record",
                       {"diagnostics": errors[:cap]})
     try:
-        variant, _names = _checked(record)
-        judge = _judge(variant)
-        points = judge.points(record)
-        if len(points) > MAX_DECISIONS:
-            raise NotAnalysable(_("the game has %(count)s decisions to judge; an analysis judges at most "
-                                  "%(most)s", count=len(points), most=MAX_DECISIONS))
-        if points and not any(_sees(judge, record, point) for point in points):
-            raise NotAnalysable(_("the record does not tell what any player knew when deciding "
-                                  "(no hand of a player is given)"))
+        check(record)
     except (NotAnalysable, ValueError) as exc:
         reason = say(exc.args[0]) if exc.args else str(exc)
         said = {"code": "not-analysable", "severity": "error", "message": reason}
         raise Refusal(422, reason, "not-analysable", {"diagnostics": [said]}) from None
-
-
-def _sees(judge: Any, record: GameRecord, point: Any) -> bool:
-    try:
-        _view(judge, record, point)
-    except NotAnalysable:
-        return False
-    return True
 
 
 def request_analysis(*, text: str | None, game_id: str | None, game: int, client: str) -> Requested:

@@ -24,7 +24,7 @@ from lcn.importers import ImportError_, decode, formats
 from lcn.importers import TooManyGames as TooManyToImport
 
 from .caches import cached_response
-from .errors import BadInput, bad_input, error_response, json_error
+from .errors import BadInput, bad_input, error_response, json_error, json_object
 from .i18n import _
 from .schemas import (
     AnalysisJobSchema,
@@ -291,18 +291,7 @@ def game_route(game_id: str) -> ResponseReturnValue:
 
 
 def _analysis_body() -> dict[str, Any]:
-    data = request.get_data(cache=False)
-    try:
-        body = json.loads(data.decode("utf-8", "strict"))
-    except UnicodeDecodeError:
-        raise BadInput("the JSON body is not UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"the body is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                       f"column {exc.colno}") from None
-    except (RecursionError, ValueError):
-        raise BadInput("the JSON body is nested too deeply or has a number too long") from None
-    if not isinstance(body, dict):
-        raise BadInput('expected a JSON object {"lcn": "..."} or {"id": "..."}')
+    body = json_object('{"lcn": "..."} or {"id": "..."}')
     try:
         loaded: dict[str, Any] = AnalysisRequestSchema().load(body)
     except ValidationError as exc:

@@ -13,6 +13,7 @@ Every module of the site answers its errors through them, so that no route inven
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -84,6 +85,25 @@ class BadInput(ValueError):
         super().__init__(message)
         self.message = message
         self.diagnostics = diagnostics or []
+
+
+def json_object(expected: str) -> dict[str, Any]:
+    """The request's body as a JSON object, or :class:`BadInput` saying what is wrong with it
+    (``expected`` names the object the endpoint wants): the one reading of a JSON body for
+    the API's endpoints that take one."""
+    data = request.get_data(cache=False)
+    try:
+        body = json.loads(data.decode("utf-8", "strict"))
+    except UnicodeDecodeError:
+        raise BadInput("the JSON body is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"the body is not valid JSON: {exc.msg} at line {exc.lineno}, "
+                       f"column {exc.colno}") from None
+    except (RecursionError, ValueError):
+        raise BadInput("the JSON body is nested too deeply or has a number too long") from None
+    if not isinstance(body, dict):
+        raise BadInput(f"expected a JSON object {expected}")
+    return body
 
 
 def bad_input(exc: BadInput) -> ResponseReturnValue:

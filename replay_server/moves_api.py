@@ -21,25 +21,14 @@ from lcn.model import GameRecord
 from lcn.moves import InvalidRecord
 
 from .api import bp
-from .errors import BadInput, bad_input
+from .errors import BadInput, bad_input, json_object
 from .schemas import MovesRequestSchema
 from .security import moves_limit, spend_moves_turns
 from .services.games import refuse_long_game
 
 
 def _read_body() -> dict[str, Any]:
-    data = request.get_data(cache=False)
-    try:
-        body = json.loads(data.decode("utf-8", "strict"))
-    except UnicodeDecodeError:
-        raise BadInput("the JSON body is not UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"the body is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                       f"column {exc.colno}") from None
-    except (RecursionError, ValueError):
-        raise BadInput("the JSON body is nested too deeply or has a number too long") from None
-    if not isinstance(body, dict):
-        raise BadInput('expected a JSON object {"lcn": "...", "game": 1}')
+    body = json_object('{"lcn": "...", "game": 1}')
     if not isinstance(body.get("draws", False), bool):  # 1 == True: the schema alone lets 1 in
         raise BadInput(f'"draws" is true or false, not {json.dumps(body["draws"])[:40]}')
     try:
